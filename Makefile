@@ -1,0 +1,43 @@
+# Two commands do all set-up on a fresh machine with only Python and pip:
+#   make demo   -- create .venv, install, run the CLI on the bundled sample
+#   make test   -- create .venv if needed, install, run the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: demo test lint bench tables check-tables clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall when the project metadata changes; the install is editable, so
+# source changes need no reinstall.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/uts58 format --file examples/urls.txt
+	$(BIN)/uts58 conformance
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests tools bench
+	$(BIN)/ruff format --check src tests tools bench
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+# Regenerate the property tables from src/uts58/data/<version>/.
+tables: $(STAMP)
+	$(BIN)/python tools/gen_tables.py
+
+check-tables: $(STAMP)
+	$(BIN)/python tools/gen_tables.py --check
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Generated property tables, one module per Unicode version (see tools/gen_tables.py)."""

@@ -1,0 +1,141 @@
+"""Command line: ``uts58 format|props|conformance`` (also ``python -m uts58``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import unicodedata
+from collections.abc import Sequence
+from typing import TextIO
+
+from . import __version__
+from .conformance import TEST_VERSIONS, run_detection_file, run_formatting_file
+from .email import format_email
+from .escaping import format_url
+from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
+
+__all__ = ["main"]
+
+
+class CLIError(Exception):
+    """A one-line error for the user; the command exits with status 2."""
+
+
+def read_text(path: str) -> str:
+    """A UTF-8 file's text, or CLIError naming the file (and byte offset)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise CLIError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CLIError(f"{path}: invalid UTF-8 at byte offset {exc.start} ({exc.reason})") from None
+
+
+def _is_email(arg: str) -> bool:
+    """An argument without a scheme whose authority holds an '@'."""
+    if arg[:7].lower() == "mailto:":
+        return True
+    return "://" not in arg and "@" in arg.split("/", 1)[0]
+
+
+def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    items = list(args.items)
+    if args.file is not None:
+        lines = read_text(args.file).splitlines()
+        items += [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    if not items:
+        err.write("uts58 format: give URLs as arguments or with --file\n")
+        return 2
+    status = 0
+    for arg in items:
+        try:
+            if _is_email(arg):
+                out.write(format_email(arg, unicode_version=args.unicode_version) + "\n")
+            else:
+                out.write(format_url(arg, unicode_version=args.unicode_version) + "\n")
+        except ValueError as exc:
+            err.write(f"uts58 format: {exc}\n")
+            status = 1
+    return status
+
+
+def _cmd_props(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    props = link_properties(args.unicode_version)
+    out.write("code point  char  Link_Term  Link_Bracket  Link_Email  name\n")
+    for ch in " ".join(args.text):
+        bracket = props.link_bracket(ch)
+        shown = ch if ch.isprintable() and not unicodedata.category(ch).startswith("Z") else " "
+        out.write(
+            f"U+{ord(ch):04X}{'':<{6 - len(f'{ord(ch):04X}')}}  {shown:<4}  {props.link_term(ch).value:<9}  "
+            f"{(f'U+{ord(bracket):04X} ' + bracket) if bracket else '-':<12}  "
+            f"{'Yes' if props.is_link_email(ch) else 'No':<10}  {unicodedata.name(ch, '')}\n"
+        )
+    return 0
+
+
+def _cmd_conformance(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    failed = 0
+    for version in TEST_VERSIONS:
+        for outcome in run_formatting_file(version) + run_detection_file(version):
+            failed += len(outcome.failed)
+            out.write(
+                f"{outcome.name}: {outcome.passed} passed, {len(outcome.failed)} failed"
+                + (f", {len(outcome.excused)} documented exceptions" if outcome.excused else "")
+                + "\n"
+            )
+            for line in outcome.failed:
+                out.write(f"  FAIL {line}\n")
+            if args.verbose:
+                for line in outcome.excused:
+                    out.write(f"  excused {line}\n")
+    return 1 if failed else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="uts58",
+        description="Unicode link detection and formatting (UTS #58).",
+    )
+    parser.add_argument("--version", action="version", version=f"uts58 {__version__}")
+    parser.add_argument(
+        "--unicode-version",
+        default=DEFAULT_UNICODE_VERSION,
+        choices=available_versions(),
+        help="Unicode version of the property data (default: %(default)s)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("format", help="print the minimally escaped form of URLs and email addresses")
+    p.add_argument("items", nargs="*", metavar="URL", help="URL (any escaping) or email address")
+    p.add_argument("-f", "--file", help="also read one URL or address per line (# starts a comment line)")
+    p.set_defaults(run=_cmd_format)
+
+    p = sub.add_parser("props", help="show Link_Term, Link_Bracket and Link_Email of each character")
+    p.add_argument("text", nargs="+", metavar="TEXT")
+    p.set_defaults(run=_cmd_props)
+
+    p = sub.add_parser("conformance", help="run the bundled official conformance files")
+    p.add_argument("-v", "--verbose", action="store_true", help="also list the documented exceptions")
+    p.set_defaults(run=_cmd_conformance)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args, sys.stdout, sys.stderr)
+    except CLIError as exc:
+        sys.stderr.write(f"uts58 {args.command}: {exc}\n")
+        return 2
+    except BrokenPipeError:
+        # Output piped into e.g. `head`: stop quietly, like other Unix tools.
+        sys.stderr.close()
+        return 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,301 @@
+"""Readers for the official UTS #58 conformance files (§7) and a runner.
+
+The files are bundled in ``uts58/data/<version>/`` (``17.0.0`` and ``dev``,
+the later revision whose LinkFormattingTest corrects errata of 17.0.0).
+``uts58 conformance`` and the test suite both read them through this module.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from .escaping import format_parts, format_url, percent_escape
+from .properties import LinkTerm, link_term
+from .termination import find_link_end
+
+__all__ = [
+    "DetectionLine",
+    "FormattingCase",
+    "MarkedLink",
+    "Outcome",
+    "data_file",
+    "erratum",
+    "read_detection_test",
+    "read_formatting_test",
+    "run_detection_file",
+    "run_formatting_file",
+    "termination_cases",
+]
+
+OPEN_MARK, CLOSE_MARK = "⸠", "⸡"
+TEST_VERSIONS = ("17.0.0", "dev")
+
+
+def data_file(version: str, name: str) -> Path:
+    """Path of a bundled data file, e.g. ``data_file("dev", "LinkDetectionTest.txt")``."""
+    path = resources.files("uts58") / "data" / version / name
+    if not path.is_file():
+        raise FileNotFoundError(f"no bundled file {version}/{name}")
+    return Path(str(path))
+
+
+# --------------------------------------------------------------------------
+# LinkFormattingTest.txt
+
+
+@dataclass(frozen=True)
+class FormattingCase:
+    """One pair of lines of LinkFormattingTest.txt with its structure comment."""
+
+    line: int  # line number of the source (first) line
+    source: str
+    expected: str
+    scheme: str
+    host: str
+    path_segments: tuple[str, ...] | None
+    query_pairs: tuple[tuple[str, str | None], ...] | None
+    fragment: str | None
+    directives: tuple[str, ...] = field(default=())
+
+    def build(self) -> str:
+        """The URL built from the structure comment with :func:`format_parts`."""
+        return (
+            self.scheme
+            + self.host
+            + format_parts(
+                path_segments=self.path_segments,
+                query_pairs=self.query_pairs,
+                fragment=self.fragment,
+                directives=self.directives,
+            )
+        )
+
+
+_STRUCTURE = re.compile(r"^#\s*\{(.*)\}\s*$")
+_FIELD = re.compile(r"(𝑺|𝑯|𝑷|𝑸|𝑽|𝑭|𝑫)=")
+
+
+def _parse_structure(body: str) -> list[tuple[str, str]]:
+    """``𝑺=https:// 𝑷=a b 𝑸=`` -> [('𝑺', 'https://'), ('𝑷', 'a b'), ('𝑸', '')]."""
+    marks = list(_FIELD.finditer(body))
+    fields = []
+    for k, m in enumerate(marks):
+        end = marks[k + 1].start() - 1 if k + 1 < len(marks) else len(body)
+        fields.append((m.group(1), body[m.end() : end]))
+    return fields
+
+
+def read_formatting_test(path: Path) -> list[FormattingCase]:
+    cases = []
+    structure: list[tuple[str, str]] | None = None
+    pending: tuple[int, str] | None = None
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.rstrip("\n")
+        if not line.strip():
+            continue
+        if line.startswith("#"):
+            m = _STRUCTURE.match(line)
+            if m:
+                structure = _parse_structure(m.group(1))
+            continue
+        if pending is None:
+            pending = (number, line)
+            continue
+        if structure is None:
+            raise ValueError(f"{path}:{pending[0]}: pair without a structure comment")
+        scheme = host = ""
+        segments: list[str] | None = None
+        pairs: list[tuple[str, str | None]] | None = None
+        fragment = None
+        directives: list[str] = []
+        for key, value in structure:
+            if key == "𝑺":
+                scheme = value
+            elif key == "𝑯":
+                host = value
+            elif key == "𝑷":
+                segments = (segments or []) + [value]
+            elif key == "𝑸":
+                pairs = (pairs or []) + [(value, None)]
+            elif key == "𝑽":
+                if not pairs or pairs[-1][1] is not None:
+                    raise ValueError(f"{path}:{number}: 𝑽 without 𝑸")
+                pairs[-1] = (pairs[-1][0], value)
+            elif key == "𝑭":
+                fragment = value
+            else:
+                directives.append(value)
+        cases.append(
+            FormattingCase(
+                line=pending[0],
+                source=pending[1],
+                expected=line,
+                scheme=scheme,
+                host=host,
+                path_segments=None if segments is None else tuple(segments),
+                query_pairs=None if pairs is None else tuple(pairs),
+                fragment=fragment,
+                directives=tuple(directives),
+            )
+        )
+        pending, structure = None, None
+    if pending is not None:
+        raise ValueError(f"{path}:{pending[0]}: source line without a result line")
+    return cases
+
+
+# Pairs whose source line cannot be read back into the structure the comment
+# gives: it contains literal syntax characters that the comment says are data.
+# format_url(source) parses them as syntax, so it cannot match the result line.
+AMBIGUOUS_SOURCES = {
+    "https://example.com/%CE%B1#%CE%B2?%CE%B3=%CE%B4#%CE%B5": "literal '#' in path and query data",
+    "https://example.com/%CE%B1/%CE%B2/%CE%B3": "literal '/' in the path segment 'β/γ'",
+    "https://example.com?%CE%B1&=%CE%B2&%CE%B3=&%CE%B4": "literal '&' in query key and value",
+    "https://example.com?%CE%B1=%CE%B2=%CE%B3=%CE%B4": "literal '=' in query key and value",
+    "https://example.com/%CE%B1/b/%3F#c?%CE%B1%CE%B2=%CE%B3&%CE%B6=#%CE%9E&k=v#frag": (
+        "literal '/', '#', '&', '=' in path and query data"
+    ),
+}
+
+# Errata of the 17.0.0 LinkFormattingTest.txt: the result line leaves the
+# final Soft character of the last part unescaped, contradicting the last
+# step of §4.1 ("percentEscape(cp[n - 1])").  The dev revision of the file
+# corrects every one of them.
+ERRATA_17 = "17.0.0 erratum: final Soft character of the last part left unescaped (§4.1 escapes it)"
+
+
+def erratum(version: str, expected: str, got: str) -> str | None:
+    """The documented reason why ``got`` may differ from ``expected``, or None.
+
+    Only the 17.0.0 erratum qualifies, and only in exactly its form: the
+    result differs from the expected line by the escaping of a final Soft."""
+    if (
+        version == "17.0.0"
+        and expected
+        and link_term(expected[-1]) is LinkTerm.Soft
+        and got == expected[:-1] + percent_escape(expected[-1])
+    ):
+        return ERRATA_17
+    return None
+
+
+# --------------------------------------------------------------------------
+# LinkDetectionTest.txt
+
+
+@dataclass(frozen=True)
+class MarkedLink:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class DetectionLine:
+    line: int
+    marked: str  # the line as in the file
+    text: str  # without the marks
+    links: tuple[MarkedLink, ...]
+
+
+def read_detection_test(path: Path) -> list[DetectionLine]:
+    lines = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw or raw.startswith("#"):
+            continue
+        text_parts: list[str] = []
+        links = []
+        pos = 0
+        start = None
+        for ch in raw:
+            if ch == OPEN_MARK:
+                if start is not None:
+                    raise ValueError(f"{path}:{number}: nested {OPEN_MARK}")
+                start = pos
+            elif ch == CLOSE_MARK:
+                if start is None:
+                    raise ValueError(f"{path}:{number}: {CLOSE_MARK} without {OPEN_MARK}")
+                links.append(MarkedLink(start, pos, "".join(text_parts)[start:pos]))
+                start = None
+            else:
+                text_parts.append(ch)
+                pos += 1
+        if start is not None:
+            raise ValueError(f"{path}:{number}: unclosed {OPEN_MARK}")
+        lines.append(DetectionLine(number, raw, "".join(text_parts), tuple(links)))
+    return lines
+
+
+_HOST_END = re.compile(r"[/?#]")
+_SCHEME_PREFIX = re.compile(r"(?i)^(?:https?://)?")
+
+
+def termination_cases(lines: list[DetectionLine]) -> Iterator[tuple[DetectionLine, MarkedLink, int]]:
+    """(line, link, host end) for each marked URL link that has a path, query
+    or fragment: where §3.5.1 alone must reproduce the marked end.  Email
+    links (an ``@`` before the host end) are left to detection."""
+    for line in lines:
+        for link in line.links:
+            prefix = _SCHEME_PREFIX.match(link.text)
+            after = prefix.end() if prefix else 0
+            m = _HOST_END.search(link.text, after)
+            if m is None or "@" in link.text[: m.start()]:
+                continue
+            yield line, link, link.start + m.start()
+
+
+# --------------------------------------------------------------------------
+# Runner used by ``uts58 conformance``
+
+
+@dataclass
+class Outcome:
+    name: str
+    passed: int = 0
+    failed: list[str] = field(default_factory=list)
+    excused: list[str] = field(default_factory=list)  # documented errata / ambiguous sources
+
+    @property
+    def total(self) -> int:
+        return self.passed + len(self.failed) + len(self.excused)
+
+
+def run_formatting_file(version: str) -> list[Outcome]:
+    cases = read_formatting_test(data_file(version, "LinkFormattingTest.txt"))
+    by_parts = Outcome(f"{version} LinkFormattingTest (structure → format_parts)")
+    by_url = Outcome(f"{version} LinkFormattingTest (source → format_url)")
+    for case in cases:
+        got = case.build()
+        reason = erratum(version, case.expected, got)
+        if got == case.expected:
+            by_parts.passed += 1
+        elif reason:
+            by_parts.excused.append(f"line {case.line}: {reason}")
+        else:
+            by_parts.failed.append(f"line {case.line}: got {got!r}, expected {case.expected!r}")
+        ambiguous = AMBIGUOUS_SOURCES.get(case.source)
+        got = format_url(case.source)
+        reason = ambiguous or erratum(version, case.expected, got)
+        if got == case.expected:
+            by_url.passed += 1
+        elif reason:
+            by_url.excused.append(f"line {case.line}: {reason}")
+        else:
+            by_url.failed.append(f"line {case.line}: got {got!r}, expected {case.expected!r}")
+    return [by_parts, by_url]
+
+
+def run_detection_file(version: str) -> list[Outcome]:
+    lines = read_detection_test(data_file(version, "LinkDetectionTest.txt"))
+    outcome = Outcome(f"{version} LinkDetectionTest (find_link_end from host end)")
+    for line, link, host_end in termination_cases(lines):
+        end = find_link_end(line.text, host_end)
+        if end == link.end:
+            outcome.passed += 1
+        else:
+            outcome.failed.append(f"line {line.line}: ended at {end}, marked {link.end}: {line.marked}")
+    return [outcome]

@@ -1,0 +1,120 @@
+"""Email addresses (UTS #58 §5): where the local-part starts, minimal quoting."""
+
+from __future__ import annotations
+
+import re
+
+from ._checks import check_offset, check_str
+from .hosts import domain_to_ascii, domain_to_unicode
+from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
+
+__all__ = ["find_email_start", "format_email"]
+
+_MAILTO = "mailto:"
+_WINDOW = 64
+
+
+def find_email_start(text: str, at: int, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> int | None:
+    """Start offset of the email address whose ``@`` is at ``text[at]``.
+
+    Scans backward over Link_Email characters (§5.2) and includes a
+    ``mailto:`` just before the local-part.  Returns None where the
+    algorithm fails to match: empty local-part, or a local-part that starts
+    or ends with ``.`` or contains ``..``.  The domain after the ``@`` is not
+    checked here.
+
+    >>> text = "Contact x.abcd@example.com"
+    >>> text[find_email_start(text, 14):]
+    'x.abcd@example.com'
+    >>> find_email_start("Contact john.@example.com", 13) is None
+    True
+    """
+    check_str(text, "text")
+    check_offset(at, "at", text)
+    if at == len(text) or text[at] != "@":
+        raise ValueError(f"at={at} does not point at an '@' in text")
+    return _find_email_start(text, at, link_properties(unicode_version))
+
+
+def _find_email_start(text: str, at: int, props: LinkProperties) -> int | None:
+    """§5.2 without argument checks.  The backward scan is a regex over
+    windows of doubling size, so a local-part of length L costs O(L)."""
+    n = at
+    if n == 0:
+        return None
+    size = _WINDOW
+    while True:
+        lo = max(0, n - size)
+        m = props.email_run_end.match(text, lo, n)
+        if m is not None:
+            start = m.end()  # just after the last character not in Link_Email
+            break
+        if lo == 0:
+            start = 0  # Decision: the scan reached the start of the text.
+            break
+        size *= 2
+    # Link_Email contains ".", so the scan did not stop at a dot; the dot
+    # rules of §5.2 are checked on the local-part as a whole.
+    local = text[start:n]
+    if not local or local[0] == "." or local[-1] == "." or ".." in local:
+        return None
+    # Decision: "mailto:" matches in any case, as URL schemes do.
+    if start >= len(_MAILTO) and text[start - len(_MAILTO) : start].lower() == _MAILTO:
+        start -= len(_MAILTO)
+    return start
+
+
+# RFC 5322 §3.2.4 / RFC 6532 §3.2: what a quoted-string may hold.  qtext and
+# quoted-pair cover every printable ASCII character, space and tab (as
+# quoted-pair or folding white space) and all non-ASCII scalar values;
+# other controls are not allowed.
+_NOT_QUOTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f\ud800-\udfff]")
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
+
+
+def format_email(address: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
+    """The display form of an email address (UTS #58 §5.3).
+
+    The local-part is written bare when every character is Link_Email and
+    its dots are valid (§5.2 would detect it); otherwise it is quoted, with
+    ``\\`` before ``"`` and ``\\``.  A quoted input is unquoted first.  The
+    domain is shown in Unicode form (UTS #46 ToUnicode).  A leading
+    ``mailto:`` is kept.
+
+    >>> format_email('"σωκράτης"@xn--bcher-kva.de')
+    'σωκράτης@bücher.de'
+    >>> format_email("john doe@example.com")
+    '"john doe"@example.com'
+
+    Raises ValueError when the address is not valid (no ``@``, empty
+    local-part, a character RFC 6532 does not allow, an invalid domain).
+    """
+    check_str(address, "address")
+    prefix = ""
+    if address[: len(_MAILTO)].lower() == _MAILTO:
+        prefix, address = address[: len(_MAILTO)], address[len(_MAILTO) :]
+    local, sep, domain = address.rpartition("@")
+    if not sep or not local or not domain:
+        raise ValueError(f"address must be local-part@domain: {address!r}")
+    quoted = _QUOTED.fullmatch(local)
+    if quoted:
+        local = re.sub(r"\\(.)", r"\1", quoted.group(1), flags=re.S)
+        if not local:
+            raise ValueError('address has an empty quoted local-part ""')
+    bad = _NOT_QUOTABLE.search(local)
+    if bad:
+        raise ValueError(f"address local-part has U+{ord(bad.group()):04X}, which RFC 6532 does not allow")
+    props = link_properties(unicode_version)
+    bare = all(props.is_link_email(ch) for ch in local) and local[0] != "." and local[-1] != "." and ".." not in local
+    if not bare:
+        local = '"' + local.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return prefix + local + "@" + _format_domain(domain)
+
+
+def _format_domain(domain: str) -> str:
+    if domain.startswith("[") and domain.endswith("]"):
+        return domain  # address literal, RFC 5321 §4.1.3
+    ascii_form = domain_to_ascii(domain)
+    if ascii_form is None:
+        raise ValueError(f"address has an invalid domain: {domain!r}")
+    return domain_to_unicode(ascii_form)

@@ -1,0 +1,308 @@
+"""Minimal escaping of URLs for display (UTS #58 §4).
+
+* :func:`minimal_escape_parts` is the §4.1 algorithm itself: it takes the
+  path, query, fragment and fragment directives with their interior syntax
+  already escaped and returns them minimally escaped.
+* :func:`format_parts` takes decoded data (path segments, query pairs, …),
+  escapes the interior syntax characters of each part, then applies §4.1.
+* :func:`format_url` takes a whole http(s) URL in any escaping state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import ada_url
+
+from ._checks import check_str
+from .hosts import domain_to_unicode
+from .parts import DIRECTIVE, FRAGMENT, PATH, QUERY, Part, match_at, part_patterns
+from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, LinkTerm, link_properties
+from .termination import OPEN_STACK_LIMIT
+
+__all__ = [
+    "SPECIAL_SCHEMES",
+    "format_parts",
+    "format_url",
+    "minimal_escape_parts",
+    "percent_escape",
+]
+
+# WHATWG special schemes with hosts (file: has none) that format_url accepts.
+SPECIAL_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp"})
+
+
+def percent_escape(ch: str) -> str:
+    """``%XX`` escapes of the UTF-8 bytes of ``ch``.
+
+    A lone surrogate cannot be encoded; like the WHATWG URL parser (which
+    works on scalar values) it is written as U+FFFD.
+
+    >>> percent_escape(" "), percent_escape("。")
+    ('%20', '%E3%80%82')
+    """
+    if "\ud800" <= ch <= "\udfff":
+        ch = "\ufffd"
+    return "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
+
+
+# --------------------------------------------------------------------------
+# §4.1 URL Minimal Escaping Algorithm
+
+
+def minimal_escape_parts(
+    path: str | None = None,
+    query: str | None = None,
+    fragment: str | None = None,
+    directives: Sequence[str] = (),
+    *,
+    unicode_version: str = DEFAULT_UNICODE_VERSION,
+) -> str:
+    """Apply UTS #58 §4.1 to the parts of a URL after its host and port.
+
+    Each argument is one part without its initiator (``path`` without the
+    leading ``/``), with the interior escaping of §4.1 already done (a
+    literal ``/`` in ``path`` separates segments, a literal ``&`` in
+    ``query`` separates pairs, …).  ``None`` means the part is absent; an
+    empty string is a present, empty part.  Directives imply a fragment.
+
+    >>> minimal_escape_parts(path="wiki/Ракь_(планета)).", query="a=b c")
+    '/wiki/Ракь_(планета)%29.?a=b%20c'
+    """
+    for name, value in (("path", path), ("query", query), ("fragment", fragment)):
+        if value is not None:
+            check_str(value, name)
+    if isinstance(directives, str) or not isinstance(directives, Sequence):
+        raise TypeError(f"directives must be a sequence of str, not {type(directives).__name__}")
+    for d in directives:
+        check_str(d, "directives[]")
+    if directives and fragment is None:
+        fragment = ""
+    parts: list[tuple[Part, str]] = [
+        (part, value) for part, value in ((PATH, path), (QUERY, query), (FRAGMENT, fragment)) if value is not None
+    ]
+    parts += [(DIRECTIVE, d) for d in directives]
+    props = link_properties(unicode_version)
+    out: list[str] = []
+    for k, (part, value) in enumerate(parts):
+        out.append(part.initiator)
+        _escape_part(value, part, k == len(parts) - 1, props, out)
+    return "".join(out)
+
+
+def _escape_part(s: str, part: Part, is_last: bool, props: LinkProperties, out: list[str]) -> None:
+    """§4.1 for one part; appends to ``out``.  Only characters that are not
+    simple for the part are visited (see :func:`uts58.parts.part_patterns`):
+    Include and Soft characters are copied as they are, in slices."""
+    copied = 0
+    open_stack: list[str] = []
+    for m in part_patterns(props)[part].special.finditer(s):
+        i = m.start()
+        ch = s[i]
+        if match_at(part.terminators, s, i):
+            lt = LinkTerm.Hard
+        else:
+            lt = props.link_term(ch)
+            if match_at(part.clear_stack_open, s, i):
+                open_stack.clear()
+        if lt is LinkTerm.Include or lt is LinkTerm.Soft:
+            continue
+        if lt is LinkTerm.Open and len(open_stack) < OPEN_STACK_LIMIT:
+            open_stack.append(ch)
+            continue
+        if lt is LinkTerm.Close:
+            last_open = open_stack.pop() if open_stack else None
+            if props.link_bracket(ch) == last_open:
+                continue
+        # Hard, an Open beyond the stack limit, or an unmatched Close.
+        out.append(s[copied:i])
+        out.append(percent_escape(ch))
+        copied = i + 1
+    n = len(s)
+    if is_last and copied < n and props.link_term(s[-1]) is LinkTerm.Soft:
+        # The last part ends in Soft: escape its final character so that
+        # detection does not stop before it.
+        out.append(s[copied : n - 1])
+        out.append(percent_escape(s[-1]))
+    else:
+        out.append(s[copied:])
+
+
+# --------------------------------------------------------------------------
+# Interior escaping of decoded data (the precondition of §4.1)
+
+_PERCENT_BEFORE_HEX = re.compile(r"%(?=[0-9A-Fa-f]{2})")
+
+
+def _escape_data(s: str, syntax: str) -> str:
+    # UTS #58 §4.1: "%" is escaped only where it would read as an escape.
+    s = _PERCENT_BEFORE_HEX.sub("%25", s)
+    for ch in syntax:
+        s = s.replace(ch, percent_escape(ch))
+    return s
+
+
+def format_parts(
+    *,
+    path_segments: Sequence[str] | None = None,
+    query_pairs: Sequence[tuple[str, str | None]] | None = None,
+    fragment: str | None = None,
+    directives: Sequence[str] = (),
+    unicode_version: str = DEFAULT_UNICODE_VERSION,
+) -> str:
+    """Minimally escaped path, query and fragment built from decoded data.
+
+    Path segments may contain ``/ ? #``, query keys and values ``+ # = &``,
+    the fragment ``:~:``: these are escaped as data.  A query pair with value
+    ``None`` is written without ``=``.  Directives are given in their own
+    syntax (``text=start,end``) and only minimally escaped.
+
+    >>> format_parts(path_segments=["wiki", "AC/DC"], query_pairs=[("q", "a&b"), ("x", None)])
+    '/wiki/AC%2FDC?q=a%26b&x'
+    """
+    path = query = frag = None
+    if path_segments is not None:
+        path = "/".join(_escape_data(check_str(seg, "path_segments[]"), "/?#") for seg in path_segments)
+    if query_pairs is not None:
+        items = []
+        for key, value in query_pairs:
+            item = _escape_data(check_str(key, "query key"), "+#=&")
+            if value is not None:
+                item += "=" + _escape_data(check_str(value, "query value"), "+#=&")
+            items.append(item)
+        query = "&".join(items)
+    if fragment is not None:
+        frag = _PERCENT_BEFORE_HEX.sub("%25", check_str(fragment, "fragment")).replace(":~:", "%3A~:")
+    return minimal_escape_parts(path, query, frag, directives, unicode_version=unicode_version)
+
+
+# --------------------------------------------------------------------------
+# Whole URLs
+
+# ASCII characters that the WHATWG URL parser percent-encodes in each part
+# (C0 controls, DEL and the part's percent-encode set), minus the part's
+# syntax characters.  Decoding exactly these never changes the parsed URL.
+_C0_DEL = "".join(map(chr, range(0x20))) + "\x7f"
+_DECODABLE_ASCII = {
+    PATH: frozenset(_C0_DEL + ' "<>^`{}'),
+    QUERY: frozenset(_C0_DEL + " \"<>'"),
+    FRAGMENT: frozenset(_C0_DEL + ' "<>`'),
+}
+_ESCAPE_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):(?![0-9])")
+_AUTHORITY_END = re.compile(r"[/\\?#]")
+_STRIP = "".join(map(chr, range(0x21)))
+
+
+def _utf8_length(lead: int) -> int:
+    if 0xC2 <= lead <= 0xDF:
+        return 2
+    if 0xE0 <= lead <= 0xEF:
+        return 3
+    if 0xF0 <= lead <= 0xF4:
+        return 4
+    return 0
+
+
+def _decode(s: str, decodable: frozenset[str]) -> str:
+    """Percent-decode valid UTF-8 sequences and the ``decodable`` ASCII
+    characters; every other escape (invalid UTF-8, syntax, ``%25``) is kept
+    exactly as written."""
+
+    def run(m: re.Match[str]) -> str:
+        text = m.group()
+        data = bytes.fromhex(text.replace("%", ""))
+        if min(data) >= 0x80:
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        out = []
+        k = 0
+        while k < len(data):
+            b = data[k]
+            if b < 0x80:
+                ch = chr(b)
+                out.append(ch if ch in decodable else text[3 * k : 3 * k + 3])
+                k += 1
+                continue
+            size = _utf8_length(b)
+            if size:
+                try:
+                    out.append(data[k : k + size].decode("utf-8"))
+                    k += size
+                    continue
+                except UnicodeDecodeError:
+                    pass
+            out.append(text[3 * k : 3 * k + 3])  # legacy byte: stays escaped
+            k += 1
+        return "".join(out)
+
+    return _ESCAPE_RUN.sub(run, s) if "%" in s else s
+
+
+def format_url(url: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
+    """The minimally escaped display form of an http(s) URL (UTS #58 §4).
+
+    ``url`` may be fully escaped, unescaped or anything between, with or
+    without a scheme.  It is parsed with the WHATWG URL parser (ada-url); the
+    host is shown in Unicode form (UTS #46 ToUnicode), percent-escapes are
+    decoded where that does not change the parsed URL, and §4.1 escapes what
+    detection needs escaped.
+
+    >>> format_url("https://en.wikipedia.org/wiki/Anton%C3%ADn_Dvo%C5%99%C3%A1k")
+    'https://en.wikipedia.org/wiki/Antonín_Dvořák'
+    >>> format_url("xn--bcher-kva.de/b%C3%BCcher.")
+    'bücher.de/bücher%2E'
+
+    Raises ValueError when the URL does not parse or has another scheme.
+    """
+    check_str(url, "url")
+    # WHATWG URL parsing works on scalar values and strips C0 and space at
+    # both ends and tabs and newlines anywhere.
+    cleaned = re.sub("[\t\n\r]", "", url.strip(_STRIP))
+    cleaned = re.sub("[\ud800-\udfff]", "\ufffd", cleaned)
+    m = _SCHEME.match(cleaned)
+    if m:
+        scheme = m.group(1).lower()
+        if scheme not in SPECIAL_SCHEMES:
+            raise ValueError(f"url has scheme {scheme!r}; format_url handles {', '.join(sorted(SPECIAL_SCHEMES))}")
+        to_parse, after_scheme, show_scheme = cleaned, m.end(), True
+    else:
+        to_parse, after_scheme, show_scheme = "https://" + cleaned, 0, False
+    try:
+        c = ada_url.parse_url(to_parse)
+    except ValueError:
+        raise ValueError(f"url is not a valid URL: {url!r}") from None
+    if not c["hostname"]:
+        raise ValueError(f"url has no host: {url!r}")
+
+    out = []
+    if show_scheme:
+        out.append(c["protocol"] + "//")
+    if c["username"] or c["password"]:
+        out.append(c["username"] + (":" + c["password"] if c["password"] else "") + "@")
+    host = c["hostname"]
+    out.append(domain_to_unicode(host) if c["host_type"] == ada_url.HostType.DEFAULT else host)
+    if c["port"]:
+        out.append(":" + c["port"])
+
+    # WHATWG serializes an absent path of a special URL as "/": keep the
+    # input's choice (https://example.com?q, not https://example.com/?q).
+    rest = cleaned[after_scheme:].lstrip("/\\")
+    end = _AUTHORITY_END.search(rest)
+    has_path = end is not None and end.group() in "/\\"
+
+    href = c["href"]
+    q_at, h_at = href.find("?"), href.find("#")
+    has_query = q_at >= 0 and (h_at < 0 or q_at < h_at)
+    path = _decode(c["pathname"][1:], _DECODABLE_ASCII[PATH]) if has_path or c["pathname"] != "/" else None
+    query = _decode(c["search"][1:], _DECODABLE_ASCII[QUERY]) if has_query else None
+    fragment = None
+    directives: list[str] = []
+    if h_at >= 0:
+        # ":" is never decoded in a fragment, so a literal ":~:" here is syntax.
+        fragment, *directives = _decode(c["hash"][1:], _DECODABLE_ASCII[FRAGMENT]).split(":~:")
+    out.append(minimal_escape_parts(path, query, fragment, directives, unicode_version=unicode_version))
+    return "".join(out)

@@ -1,0 +1,93 @@
+"""URL parts and their syntax sequences (UTS #58 §3.5, Table 3-3).
+
+Both the termination algorithm (§3.5.1) and minimal escaping (§4.1) are
+driven by this one table.  :func:`part_patterns` compiles, per part, the
+regular expressions that let both algorithms skip over runs of characters
+that are neither syntax of the part nor brackets nor Hard, so that their
+Python loops run once per special character, not once per character.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from .properties import LinkProperties, LinkTerm, char_class, minus
+
+__all__ = ["DIRECTIVE", "FRAGMENT", "PARTS", "PATH", "QUERY", "Part", "PartPatterns", "match_at", "part_patterns"]
+
+
+@dataclass(frozen=True, eq=False)  # identity hash: parts are dict keys in hot loops
+class Part:
+    """One row of Table 3-3."""
+
+    name: str
+    initiator: str
+    terminators: tuple[str, ...]
+    clear_stack_open: tuple[str, ...]
+
+    def __repr__(self) -> str:
+        return f"<Part {self.name}>"
+
+
+DIRECTIVE_INITIATOR = ":~:"
+
+PATH = Part("path", "/", ("?", "#"), ("/",))
+QUERY = Part("query", "?", ("#",), ("=", "&"))
+FRAGMENT = Part("fragment", "#", (DIRECTIVE_INITIATOR,), ())
+# UTS #58 §3.5: the directive initiator only counts inside a fragment or directive.
+DIRECTIVE = Part("fragment directive", DIRECTIVE_INITIATOR, (), ("&", ",", DIRECTIVE_INITIATOR))
+
+PARTS = (PATH, QUERY, FRAGMENT, DIRECTIVE)
+
+
+def match_at(sequences: tuple[str, ...], text: str, i: int) -> str | None:
+    """The sequence of ``sequences`` that occurs in ``text`` at ``i``, if any."""
+    for seq in sequences:
+        if text.startswith(seq, i):
+            return seq
+    return None
+
+
+@dataclass(frozen=True)
+class PartPatterns:
+    """Compiled patterns of one part for one Unicode version.
+
+    A character is *simple* for a part when it is Include or Soft and does
+    not start one of the part's syntax sequences.  ``run`` matches the
+    longest stretch of simple characters; its group 1 ends after the last
+    Include of the stretch, which is where lastSafe moves.  ``special``
+    finds the next character that is not simple.
+    """
+
+    run: re.Pattern[str]
+    special: re.Pattern[str]
+
+
+def _bmp(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return [(first, min(last, 0xFFFF)) for first, last in ranges if first <= 0xFFFF]
+
+
+@cache
+def part_patterns(props: LinkProperties) -> dict[Part, PartPatterns]:
+    include = _bmp(props.ranges(LinkTerm.Include))
+    soft = _bmp(props.ranges(LinkTerm.Soft))
+    out = {}
+    for part in PARTS:
+        starts = "".join(sorted({seq[0] for seq in part.terminators + part.clear_stack_open}))
+        include_p = minus(include, starts)
+        soft_p = minus(soft, starts)
+        inc, sft = char_class(include_p), char_class(soft_p)
+        # Single-character classes only, and Include/Soft disjoint: the
+        # repeats are unambiguous (linear) and run in the regex engine's
+        # fast single-character loop.  The classes hold the BMP only: the
+        # engine tests a BMP character against a bitmap, but tests each of
+        # the hundreds of supplementary ranges in turn, which made every
+        # miss cost ~1 µs.  Supplementary characters are rare in URLs and
+        # go through the (linear) Python loop instead.
+        out[part] = PartPatterns(
+            run=re.compile(f"({inc}*(?:{sft}+{inc}+)*){sft}*"),
+            special=re.compile(char_class(sorted(include_p + soft_p), negate=True)),
+        )
+    return out

@@ -1,0 +1,41 @@
+"""Shared fixtures: paths of the vendored data and an independent reader of
+the UCD-style property files (independent of tools/gen_tables.py, so the
+tests check the generator rather than reuse it)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "src" / "uts58" / "data"
+SHARED = ROOT.parent / "shared" / "unicode"
+
+
+def read_property_file(path: Path, default: str) -> dict[int, str]:
+    """{code point: value} for every code point listed; others get ``default``
+    from the caller.  Lines are 'XXXX[..YYYY] [; value] # comment'."""
+    values: dict[int, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = [f.strip() for f in line.split(";")]
+        first, _, last = fields[0].partition("..")
+        value = fields[1] if len(fields) > 1 else "Yes"
+        for cp in range(int(first, 16), int(last or first, 16) + 1):
+            assert cp not in values, f"{path.name}: U+{cp:04X} listed twice"
+            values[cp] = value
+    return values
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    return DATA
+
+
+def missing_default(path: Path) -> str | None:
+    m = re.search(r"^# @missing: 0000\.\.10FFFF; (\S+)", path.read_text(encoding="utf-8"), re.M)
+    return m.group(1) if m else None

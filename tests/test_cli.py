@@ -1,0 +1,91 @@
+"""The command line: format, props, conformance; errors and exit codes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from uts58.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "format", "https://en.wikipedia.org/wiki/Anton%C3%ADn_Dvo%C5%99%C3%A1k", "john doe@example.com"
+    )
+    assert code == 0 and err == ""
+    assert out.splitlines() == ["https://en.wikipedia.org/wiki/Antonín_Dvořák", '"john doe"@example.com']
+
+
+def test_format_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "urls.txt"
+    f.write_text("# comment\nabc.com/path1./path2.\n\nx@xn--bcher-kva.de\n", encoding="utf-8")
+    code, out, _ = run(capsys, "format", "--file", str(f))
+    assert code == 0
+    assert out.splitlines() == ["abc.com/path1./path2%2E", "x@bücher.de"]
+
+
+def test_format_reports_bad_items_and_continues(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "format", "javascript:alert(1)", "example.com/a.")
+    assert code == 1
+    assert out == "example.com/a%2E\n"
+    assert "scheme 'javascript'" in err
+
+
+def test_format_file_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    good = b"example.com/\xc3\xa9\nexample.com/"
+    bad.write_bytes(good + b"\xff\n")
+    code, out, err = run(capsys, "format", "--file", str(bad))
+    assert code == 2 and out == ""
+    assert err.strip() == f"uts58 format: {bad}: invalid UTF-8 at byte offset {len(good)} (invalid start byte)"
+    code, out, err = run(capsys, "format", "--file", str(tmp_path / "missing.txt"))
+    assert code == 2 and "missing.txt: No such file or directory" in err
+    code, out, err = run(capsys, "format", "--file", str(tmp_path))
+    assert code == 2 and "Is a directory" in err
+    code, out, err = run(capsys, "format")
+    assert code == 2 and "give URLs" in err
+
+
+def test_props(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "props", "a.)")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 4
+    assert lines[1].split()[:5] == ["U+0061", "a", "Include", "-", "Yes"]
+    assert lines[2].split()[:5] == ["U+002E", ".", "Soft", "-", "Yes"]
+    assert lines[3].split()[:6] == ["U+0029", ")", "Close", "U+0028", "(", "No"]
+
+
+def test_conformance(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "conformance", "--verbose")
+    assert code == 0
+    assert "dev LinkFormattingTest (structure → format_parts): 55 passed, 0 failed\n" in out
+    assert "17.0.0 LinkFormattingTest (structure → format_parts): 45 passed, 0 failed, 10 documented exceptions" in out
+    assert out.count("excused line") == 10 + 15 + 5
+    assert " FAIL " not in out
+
+
+def test_unknown_unicode_version_is_rejected(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--unicode-version", "9.9.9", "props", "a"])
+    assert exc.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_python_dash_m() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "uts58", "format", "xn--bcher-kva.de/b%C3%BCcher"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout == "bücher.de/bücher\n"
