@@ -1,5 +1,5 @@
 # Two commands do all set-up on a fresh machine with only Python and pip:
-#   make demo   -- create .venv, install, run the CLI on the bundled sample
+#   make demo   -- create .venv, install, run the CLI on the bundled samples
 #   make test   -- create .venv if needed, install, run the whole test suite
 PYTHON ?= python3
 VENV   := .venv
@@ -18,6 +18,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 demo: $(STAMP)
+	$(BIN)/uts58 detect examples/sample.txt
+	$(BIN)/uts58 detect --json examples/sample.txt
 	$(BIN)/uts58 format --file examples/urls.txt
 	$(BIN)/uts58 conformance
 
@@ -30,7 +32,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py --write
 
 # Regenerate the property tables from src/uts58/data/<version>/.
 tables: $(STAMP)

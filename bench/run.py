@@ -5,10 +5,15 @@ Prints a Markdown table.  Speed targets are checked here, never in unit
 tests; each row says its target and whether this run met it.
 
 * format_url over the URLs of the official LinkFormattingTest files;
-* find_link_end on paths of 1, 2, 4, 8 MB (ordinary and hostile shapes):
+* find_link_end on paths of 1, 2, 4 MB (ordinary and hostile shapes):
   time per MB must stay flat, i.e. doubling the size at most doubles the
   time (ratio <= 2.3 per doubling);
-* find_email_start on long local-parts and on runs of '@'.
+* find_email_start on long local-parts and on runs of '@';
+* find_links on multilingual prose of 1 to 64 MB (time per MB must stay
+  flat: ≤ 1.3× the 1 MB figure), on hostile inputs (≤ 3× the time per MB of
+  prose), and its memory beyond the input (must not grow with the input).
+
+``python bench/run.py --write`` also writes the table to bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -18,7 +23,11 @@ import itertools
 import platform
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
+
+import corpus
 
 import uts58
 from uts58.conformance import data_file, read_formatting_test
@@ -65,15 +74,15 @@ def bench_find_link_end() -> tuple[list[str], bool]:
     ok = True
     for name, make in PATTERNS.items():
         times = []
-        for size in (MB, 2 * MB, 4 * MB, 8 * MB):
+        for size in (MB, 2 * MB, 4 * MB):
             text = make(size)
-            times.append(best_of(lambda text=text: uts58.find_link_end(text, 11)))
+            times.append(best_of(lambda text=text: uts58.find_link_end(text, 11), repeat=3))
         ratios = [b / a for a, b in itertools.pairwise(times)]
-        per_mb = times[-1] / 8 * 1000
+        per_mb = times[-1] / 4 * 1000
         met = max(ratios) <= 2.3
         ok &= met
         rows.append(
-            f"| find_link_end, {name} | {per_mb:.2f} ms/MB (8 MB) | doubling ratios "
+            f"| find_link_end, {name} | {per_mb:.2f} ms/MB (4 MB) | doubling ratios "
             f"{', '.join(f'{r:.2f}' for r in ratios)} (≤ 2.3: {'met' if met else 'NOT MET'}) |"
         )
     return rows, ok
@@ -95,15 +104,77 @@ def bench_find_email_start() -> list[str]:
     ]
 
 
+def consume(text: str) -> int:
+    return sum(1 for _ in uts58.find_links(text))
+
+
+def bench_find_links() -> tuple[list[str], bool]:
+    rows = []
+    ok = True
+    base_text = corpus.prose(8 * MB)
+    consume(base_text[:10_000])  # load tables and the PSL outside the timings
+    per_mb = {}
+    for size_mb in (1, 2, 4, 8, 16, 32, 64):
+        text = (base_text * (size_mb // 8 + 1))[: size_mb * MB]
+        links = consume(text)
+        per_mb[size_mb] = best_of(lambda text=text: consume(text), repeat=3 if size_mb > 8 else 5) / size_mb
+        rows.append(
+            f"| find_links, multilingual prose, {size_mb} MB ({links:,} links) | "
+            f"{per_mb[size_mb] * 1000:.0f} ms/MB ({1 / per_mb[size_mb]:.1f} MB/s) | "
+            f"{'flat: ' + format(per_mb[size_mb] / per_mb[1], '.2f') + '× the 1 MB figure' if size_mb > 1 else '—'} |"
+        )
+    flat = max(per_mb.values()) / per_mb[1]
+    ok &= flat <= 1.3
+    ascii_text = corpus.ascii_prose(8 * MB)
+    t = best_of(lambda: consume(ascii_text)) / 8
+    rows.append(f"| find_links, ASCII prose, 8 MB | {t * 1000:.0f} ms/MB ({1 / t:.1f} MB/s) | — |")
+    reference = per_mb[8]
+    for name, make in corpus.ADVERSARIAL.items():
+        text = make(MB)
+        t = best_of(lambda text=text: consume(text)) * MB / len(text)
+        met = t <= 3 * reference
+        ok &= met
+        rows.append(
+            f"| find_links, adversarial: {name} (1 MB) | {t * 1000:.0f} ms/MB | "
+            f"{t / reference:.2f}× prose (≤ 3: {'met' if met else 'NOT MET'}) |"
+        )
+    peaks = []
+    for size_mb in (4, 16):
+        text = (base_text * 2)[: size_mb * MB]
+        tracemalloc.start()
+        consume(text)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    met = peaks[1] < 2 * peaks[0] + 64 * 1024
+    ok &= met
+    rows.append(
+        f"| find_links, peak memory beyond the input (4 MB → 16 MB input) | "
+        f"{peaks[0] / 1024:.0f} KiB → {peaks[1] / 1024:.0f} KiB | does not grow with the input: "
+        f"{'met' if met else 'NOT MET'} |"
+    )
+    return rows, ok
+
+
 def main() -> int:
-    print(f"uts58 {uts58.__version__}, Python {platform.python_version()}, {platform.machine()}, {platform.platform()}")
-    print()
-    print("| benchmark | result | target |")
-    print("|---|---|---|")
-    rows = bench_format_url()
-    term_rows, ok = bench_find_link_end()
-    rows += term_rows + bench_find_email_start()
-    print("\n".join(rows))
+    header = (
+        f"uts58 {uts58.__version__}, Python {platform.python_version()}, {platform.machine()}, {platform.platform()}"
+    )
+    lines = [header, "", "| benchmark | result | target |", "|---|---|---|"]
+    print("\n".join(lines), flush=True)
+    ok = True
+    for section in (bench_format_url, bench_find_link_end, bench_find_email_start, bench_find_links):
+        result = section()
+        rows, met = result if isinstance(result, tuple) else (result, True)
+        ok &= met
+        print("\n".join(rows), flush=True)
+        lines += rows
+    if "--write" in sys.argv:
+        (Path(__file__).parent / "RESULTS.md").write_text(
+            "# Benchmark results\n\nWritten by `make bench` (`python bench/run.py --write`).\n\n"
+            + "\n".join(lines)
+            + "\n",
+            encoding="utf-8",
+        )
     return 0 if ok else 1
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,65 @@ def test_python_dash_m() -> None:
         check=False,
     )
     assert done.returncode == 0 and done.stdout == "bücher.de/bücher\n"
+
+
+def test_detect_marks_links(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "in.txt"
+    f.write_text("See example.com/αβγ. Mail x@example.org!\n", encoding="utf-8")
+    code, out, err = run(capsys, "detect", str(f))
+    assert code == 0 and err == ""
+    assert out == "See ⸠example.com/αβγ⸡. Mail ⸠x@example.org⸡!\n"
+    code, out, _ = run(capsys, "detect", "--only", "emails", str(f))
+    assert out == "See example.com/αβγ. Mail ⸠x@example.org⸡!\n"
+
+
+def test_detect_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "in.txt"
+    f.write_text("bücher.de/straße x@xn--bcher-kva.de", encoding="utf-8")
+    code, out, _ = run(capsys, "detect", "--json", str(f))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert records == [
+        {
+            "start": 0,
+            "end": 16,
+            "kind": "url",
+            "text": "bücher.de/straße",
+            "href": "https://xn--bcher-kva.de/stra%C3%9Fe",
+            "display": "bücher.de/straße",
+        },
+        {
+            "start": 17,
+            "end": 35,
+            "kind": "email",
+            "text": "x@xn--bcher-kva.de",
+            "href": "mailto:x@xn--bcher-kva.de",
+            "display": "x@bücher.de",
+        },
+    ]
+
+
+def test_detect_stdin_and_bad_input() -> None:
+    def detect(data: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "uts58", "detect", *args], input=data, capture_output=True, check=False
+        )
+
+    done = detect(b"a example.com b")
+    assert done.returncode == 0 and done.stdout.decode() == "a ⸠example.com⸡ b"
+    done = detect(b"ok example.com \xe9 tail")
+    assert done.returncode == 2 and done.stdout == b""
+    assert (
+        done.stderr.decode().strip()
+        == "uts58 detect: <stdin>: invalid UTF-8 at byte offset 15 (invalid continuation byte)"
+    )
+
+
+def test_detect_undecodable_file_prints_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("example.com", encoding="utf-8")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"x" * 100 + b"\x80")
+    code, out, err = run(capsys, "detect", str(good), str(bad))
+    assert code == 2 and out == ""
+    assert err.strip() == f"uts58 detect: {bad}: invalid UTF-8 at byte offset 100 (invalid start byte)"

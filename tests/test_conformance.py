@@ -18,8 +18,10 @@ from uts58 import LinkTerm, format_url, link_term, percent_escape
 from uts58.conformance import (
     AMBIGUOUS_SOURCES,
     ERRATA_17,
+    DetectionLine,
     FormattingCase,
     data_file,
+    detect_marked,
     erratum,
     read_detection_test,
     read_formatting_test,
@@ -117,6 +119,16 @@ def test_ambiguous_list_is_exact() -> None:
         assert differing == set(AMBIGUOUS_SOURCES)
 
 
+@pytest.mark.parametrize(
+    ("version", "line"),
+    [(v, line) for v, lines in DETECTION.items() for line in lines],
+    ids=[f"{v}-line{line.line}" for v, lines in DETECTION.items() for line in lines],
+)
+def test_detection_line(version: str, line: DetectionLine) -> None:
+    """The file's operation: remove the marks, detect, mark, compare."""
+    assert detect_marked(line.text) == line.marked
+
+
 @pytest.mark.parametrize("version", ["17.0.0", "dev"])
 def test_detection_lines_by_termination(version: str) -> None:
     cases = list(termination_cases(DETECTION[version]))
@@ -136,5 +148,6 @@ def test_runner_counts() -> None:
     assert (parts.passed, len(parts.failed), len(parts.excused)) == (55, 0, 0)
     assert (url.passed, len(url.failed), len(url.excused)) == (50, 0, 5)
     for version in ("17.0.0", "dev"):
-        (detect,) = run_detection_file(version)
-        assert detect.failed == [] and detect.passed >= 250
+        by_end, whole = run_detection_file(version)
+        assert by_end.failed == [] and by_end.passed >= 250
+        assert whole.failed == [] and whole.passed == len(DETECTION[version]) == 345

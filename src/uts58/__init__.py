@@ -1,5 +1,8 @@
 """uts58 — Unicode link detection and formatting (Unicode Technical Standard #58).
 
+Detection: :func:`find_links` (and :func:`find_urls`, :func:`find_emails`)
+returns the :class:`Link` objects of a text.
+
 Low-level algorithms of UTS #58, version 17.0:
 
 * :func:`find_link_end` — §3.5.1, where a URL ends after its host;
@@ -12,6 +15,7 @@ Low-level algorithms of UTS #58, version 17.0:
 'https://ja.wikipedia.org/wiki/アルベルト%29'
 """
 
+from .detection import DEFAULT_SCHEMES, Link, find_emails, find_links, find_urls
 from .email import find_email_start, format_email
 from .escaping import format_parts, format_url, minimal_escape_parts, percent_escape
 from .properties import (
@@ -29,13 +33,18 @@ from .termination import OPEN_STACK_LIMIT, find_link_end
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_SCHEMES",
     "DEFAULT_UNICODE_VERSION",
     "OPEN_STACK_LIMIT",
+    "Link",
     "LinkProperties",
     "LinkTerm",
     "available_versions",
     "find_email_start",
+    "find_emails",
     "find_link_end",
+    "find_links",
+    "find_urls",
     "format_email",
     "format_parts",
     "format_url",

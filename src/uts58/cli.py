@@ -1,15 +1,17 @@
-"""Command line: ``uts58 format|props|conformance`` (also ``python -m uts58``)."""
+"""Command line: ``uts58 detect|format|props|conformance`` (also ``python -m uts58``)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TextIO
 
 from . import __version__
-from .conformance import TEST_VERSIONS, run_detection_file, run_formatting_file
+from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_formatting_file
+from .detection import find_links
 from .email import format_email
 from .escaping import format_url
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
@@ -62,6 +64,42 @@ def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
+def _read_inputs(files: list[str]) -> Iterator[tuple[str, str]]:
+    """(name, text) of each file, or of standard input when there is none."""
+    if not files:
+        data = sys.stdin.buffer.read()
+        try:
+            yield "<stdin>", data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CLIError(f"<stdin>: invalid UTF-8 at byte offset {exc.start} ({exc.reason})") from None
+        return
+    for name in files:
+        yield name, read_text(name)
+
+
+def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    options = {"urls": args.only != "emails", "emails": args.only != "urls", "unicode_version": args.unicode_version}
+    # Read every input first: an undecodable file stops the command before
+    # anything is printed.
+    inputs = list(_read_inputs(args.files))
+    for _name, text in inputs:
+        links = find_links(text, **options)
+        if args.json:
+            for link in links:
+                record = {
+                    "start": link.start,
+                    "end": link.end,
+                    "kind": link.kind,
+                    "text": link.text,
+                    "href": link.href,
+                    "display": link.display,
+                }
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            out.write(mark_links(text, ((link.start, link.end) for link in links)))
+    return 0
+
+
 def _cmd_props(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     props = link_properties(args.unicode_version)
     out.write("code point  char  Link_Term  Link_Bracket  Link_Email  name\n")
@@ -107,6 +145,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="Unicode version of the property data (default: %(default)s)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("detect", help="find URLs and email addresses in text files (or standard input)")
+    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; standard input when none")
+    p.add_argument("--json", action="store_true", help="print one JSON object per link instead of the marked text")
+    p.add_argument("--only", choices=("urls", "emails"), help="report only this kind of link")
+    p.set_defaults(run=_cmd_detect)
 
     p = sub.add_parser("format", help="print the minimally escaped form of URLs and email addresses")
     p.add_argument("items", nargs="*", metavar="URL", help="URL (any escaping) or email address")

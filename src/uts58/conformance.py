@@ -8,11 +8,12 @@ the later revision whose LinkFormattingTest corrects errata of 17.0.0).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from .detection import find_links
 from .escaping import format_parts, format_url, percent_escape
 from .properties import LinkTerm, link_term
 from .termination import find_link_end
@@ -23,7 +24,9 @@ __all__ = [
     "MarkedLink",
     "Outcome",
     "data_file",
+    "detect_marked",
     "erratum",
+    "mark_links",
     "read_detection_test",
     "read_formatting_test",
     "run_detection_file",
@@ -289,13 +292,36 @@ def run_formatting_file(version: str) -> list[Outcome]:
     return [by_parts, by_url]
 
 
+def mark_links(text: str, links: Iterable[tuple[int, int]]) -> str:
+    """``text`` with ⸠ and ⸡ around each (start, end) span, as in the test file."""
+    out = []
+    last = 0
+    for start, end in links:
+        out += [text[last:start], OPEN_MARK, text[start:end], CLOSE_MARK]
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def detect_marked(text: str) -> str:
+    """Run :func:`~uts58.find_links` on ``text`` and mark what it finds."""
+    return mark_links(text, ((link.start, link.end) for link in find_links(text)))
+
+
 def run_detection_file(version: str) -> list[Outcome]:
     lines = read_detection_test(data_file(version, "LinkDetectionTest.txt"))
-    outcome = Outcome(f"{version} LinkDetectionTest (find_link_end from host end)")
+    by_end = Outcome(f"{version} LinkDetectionTest (find_link_end from host end)")
     for line, link, host_end in termination_cases(lines):
         end = find_link_end(line.text, host_end)
         if end == link.end:
-            outcome.passed += 1
+            by_end.passed += 1
         else:
-            outcome.failed.append(f"line {line.line}: ended at {end}, marked {link.end}: {line.marked}")
-    return [outcome]
+            by_end.failed.append(f"line {line.line}: ended at {end}, marked {link.end}: {line.marked}")
+    whole = Outcome(f"{version} LinkDetectionTest (find_links, every line)")
+    for line in lines:
+        got = detect_marked(line.text)
+        if got == line.marked:
+            whole.passed += 1
+        else:
+            whole.failed.append(f"line {line.line}: got {got}")
+    return [by_end, whole]

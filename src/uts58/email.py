@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 
 from ._checks import check_offset, check_str
-from .hosts import domain_to_ascii, domain_to_unicode
+from .hosts import domain_to_ascii, domain_to_unicode, run_start
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
 
 __all__ = ["find_email_start", "format_email"]
 
 _MAILTO = "mailto:"
-_WINDOW = 64
 
 
 def find_email_start(text: str, at: int, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> int | None:
@@ -37,25 +36,13 @@ def find_email_start(text: str, at: int, *, unicode_version: str = DEFAULT_UNICO
 
 
 def _find_email_start(text: str, at: int, props: LinkProperties) -> int | None:
-    """§5.2 without argument checks.  The backward scan is a regex over
-    windows of doubling size, so a local-part of length L costs O(L)."""
-    n = at
-    if n == 0:
+    """§5.2 without argument checks; the backward scan costs O(local-part)."""
+    if at == 0:
         return None
-    size = _WINDOW
-    while True:
-        lo = max(0, n - size)
-        m = props.email_run_end.match(text, lo, n)
-        if m is not None:
-            start = m.end()  # just after the last character not in Link_Email
-            break
-        if lo == 0:
-            start = 0  # Decision: the scan reached the start of the text.
-            break
-        size *= 2
+    start = run_start(props.email_run_end, text, 0, at)  # 0 when the scan reaches the start (decision)
     # Link_Email contains ".", so the scan did not stop at a dot; the dot
     # rules of §5.2 are checked on the local-part as a whole.
-    local = text[start:n]
+    local = text[start:at]
     if not local or local[0] == "." or local[-1] == "." or ".." in local:
         return None
     # Decision: "mailto:" matches in any case, as URL schemes do.

@@ -1,14 +1,45 @@
-"""Hosts: WHATWG host parsing and the Unicode display form of domains.
+"""Hosts: where a domain starts and ends in text, and whether it may be linked.
 
-UTS #58 §1.4 leaves the host to the WHATWG URL standard and UTS #46; both
-are done by ada-url here.
+UTS #58 §1.4 and §3.2 leave initiation to the WHATWG URL standard and the
+structure of domain names.  Here:
+
+* label characters come from the UTS #46 IdnaMappingTable (generated table,
+  see ``tools/gen_tables.py``), label separators are ``. 。 ． ｡``;
+* a domain is validated by the WHATWG host parser (ada-url, UTS #46 to
+  ASCII), with non-empty labels, no leading or trailing hyphen, 63 octets
+  per label and 253 in all;
+* its last label must be a top-level domain of the IANA root zone (bundled
+  snapshot, or the caller's own set), and the domain must be registrable
+  under the ICANN section of the Public Suffix List (``co.uk`` is not).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
 import ada_url
 
-__all__ = ["domain_to_ascii", "domain_to_unicode"]
+from .properties import LinkProperties, char_class
+
+__all__ = [
+    "LABEL_SEPARATORS",
+    "DomainRules",
+    "HostPatterns",
+    "default_tlds",
+    "domain_to_ascii",
+    "domain_to_unicode",
+    "host_patterns",
+    "run_start",
+]
+
+# UTS #46 §2.3: the full stop and its ideographic and fullwidth variants.
+LABEL_SEPARATORS = ".\u3002\uff0e\uff61"
+_SEPARATOR = re.compile("[" + LABEL_SEPARATORS + "]")
+_MAX_LABEL, _MAX_DOMAIN = 63, 253  # octets of the A-label form (RFC 1035)
+_PLAIN_ASCII_DOMAIN = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
 
 
 def domain_to_ascii(domain: str) -> str | None:
@@ -38,3 +69,160 @@ def domain_to_unicode(ascii_domain: str) -> str:
     if "xn--" not in ascii_domain.lower():
         return ascii_domain
     return ada_url.idna_to_unicode(ascii_domain) or ascii_domain
+
+
+def ip_host(host: str) -> str | None:
+    """The serialized IPv4 or bracketed IPv6 address, or None."""
+    try:
+        parsed = ada_url.parse_url("http://" + host + "/")
+    except ValueError:
+        return None
+    if parsed["host_type"] in (ada_url.HostType.IPV4, ada_url.HostType.IPV6) and parsed["pathname"] == "/":
+        return str(parsed["hostname"])
+    return None
+
+
+# --------------------------------------------------------------------------
+# Top-level domains and registrable domains
+
+
+@cache
+def default_tlds() -> frozenset[str]:
+    """TLDs of the bundled IANA root zone snapshot (lowercase A-labels)."""
+    from ._tables.tlds import TLDS
+
+    return frozenset(TLDS)
+
+
+def normalize_tlds(tlds: Iterable[str]) -> frozenset[str]:
+    """A TLD set in lowercase A-label form; accepts ``"рф"``, ``".COM"``, ``"xn--p1ai"``."""
+    if isinstance(tlds, str):
+        raise TypeError("known_tlds must be an iterable of str, not a single str")
+    out = set()
+    for tld in tlds:
+        if not isinstance(tld, str):
+            raise TypeError(f"known_tlds must hold str, not {type(tld).__name__}")
+        name = tld.strip().lstrip(".")
+        ascii_form = domain_to_ascii(name) if name else None
+        if ascii_form is None or "." in ascii_form:
+            raise ValueError(f"known_tlds: {tld!r} is not a top-level domain label")
+        out.add(ascii_form)
+    return frozenset(out)
+
+
+@cache
+def _icann_psl():  # type: ignore[no-untyped-def]
+    # Imported on first use: loading the list takes ~70 ms.
+    from publicsuffixlist import PublicSuffixList
+
+    return PublicSuffixList(only_icann=True)
+
+
+@dataclass(frozen=True)
+class DomainRules:
+    """What makes a domain linkable: its TLD set (the IANA root zone unless
+    the caller gives one), registrability under the ICANN section of the
+    Public Suffix List, and ``label``, the pattern of one label in Unicode
+    form (see :func:`host_patterns`), which ``xn--`` labels must decode to."""
+
+    tlds: frozenset[str]
+    label: re.Pattern[str]
+
+    def check(self, name: str) -> str | None:
+        """The A-label form of ``name`` (labels separated by any of
+        :data:`LABEL_SEPARATORS`, no trailing separator) if it is a
+        linkable domain, else None."""
+        labels = _SEPARATOR.split(name)
+        if len(labels) < 2:
+            return None
+        for label in labels:
+            if not label or label[0] == "-" or label[-1] == "-":
+                return None
+        joined = ".".join(labels)
+        if _PLAIN_ASCII_DOMAIN.fullmatch(joined) and "xn--" not in joined.lower():
+            ascii_name: str | None = joined.lower()  # nothing for UTS #46 to map or check
+        else:
+            ascii_name = domain_to_ascii(joined)
+        if ascii_name is None or len(ascii_name) > _MAX_DOMAIN:
+            return None
+        ascii_labels = ascii_name.split(".")
+        if len(ascii_labels) != len(labels) or any(len(a) > _MAX_LABEL for a in ascii_labels):
+            return None
+        for a in ascii_labels:
+            # The URL parser lets undecodable "xn--" labels through; a link
+            # needs one that decodes to label characters and back.
+            if a.startswith("xn--"):
+                u = domain_to_unicode(a)
+                if u == a or not self.label.fullmatch(u) or domain_to_ascii(u) != a:
+                    return None
+        if ascii_labels[-1] not in self.tlds:
+            return None
+        if _icann_psl().privatesuffix(ascii_name) is None:
+            return None  # the domain is itself a public suffix (co.uk)
+        return ascii_name
+
+    def is_tld(self, label: str) -> bool:
+        if label.isascii():
+            return label.lower() in self.tlds
+        ascii_label = domain_to_ascii(label)
+        return ascii_label is not None and ascii_label in self.tlds
+
+
+# --------------------------------------------------------------------------
+# Scanning text for hosts
+
+
+@dataclass(frozen=True)
+class HostPatterns:
+    """Compiled patterns over label characters and separators."""
+
+    label: re.Pattern[str]  # one or more label characters
+    run_end: re.Pattern[str]  # .match(text, i).end(): end of the host characters from i
+    run_start: re.Pattern[str]  # see run_start()
+    candidate: re.Pattern[str]  # where a link may be: "://", "@", a separator before a label
+
+
+@cache
+def host_patterns(props: LinkProperties) -> HostPatterns:
+    domain = props.domain_ranges()
+    with_seps = sorted(domain + [(ord(c), ord(c)) for c in LABEL_SEPARATORS])
+    # The lookaheads hold BMP label characters only (a miss in a class with
+    # supplementary ranges costs ~1 µs); a supplementary character lets the
+    # candidate through and Python decides.  They make the regex engine,
+    # not Python, skip what cannot be a link: "@@@@", "x@x@x@", "http://http://".
+    label = char_class([(first, min(last, 0xFFFF)) for first, last in domain if first <= 0xFFFF])
+    sep = "[" + LABEL_SEPARATORS + "]"
+    astral = "[\\U00010000-\\U0010ffff]"
+    dotted = f"{label}*(?:{sep}|{astral})"  # a host with a separator (or undecided)
+    return HostPatterns(
+        label=re.compile(char_class(domain) + "+"),
+        run_end=re.compile(char_class(with_seps) + "*"),
+        run_start=re.compile("(?s:.*)" + char_class(with_seps, negate=True)),
+        candidate=re.compile(
+            # scheme: a dotted host, an IPv6 literal, localhost, or userinfo
+            f"://(?={dotted}|\\[|(?i:localhost)|[^\\s/?#@]*@)"
+            # email: a dotted domain after the "@"
+            f"|@(?={dotted})"
+            # a separator between labels
+            f"|{sep}(?={label}|{astral})"
+        ),
+    )
+
+
+def run_start(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> int:
+    """Start of the run of characters that ends at ``hi`` (not before ``lo``).
+
+    ``pattern`` is ``(?s:.*)[^X]`` for the run's character class X.  Windows
+    of doubling size keep a backward scan over a run of length L at O(L)
+    (a regex cannot search backward, and one search from ``lo`` would cost
+    O(hi - lo) for every call).
+    """
+    size = 64
+    while True:
+        start = max(lo, hi - size)
+        m = pattern.match(text, start, hi)
+        if m is not None:
+            return m.end()
+        if start == lo:
+            return lo
+        size *= 2

@@ -107,6 +107,7 @@ class LinkProperties:
 
     __slots__ = (
         "_bracket",
+        "_domain",
         "_email_ends",
         "_email_starts",
         "_term_codes",
@@ -134,6 +135,7 @@ class LinkProperties:
         self._bracket = {chr(c): chr(o) for c, o in zip(pairs[0::2], pairs[1::2], strict=True)}
         self._email_starts = mod.LINK_EMAIL[0::2]
         self._email_ends = mod.LINK_EMAIL[1::2]
+        self._domain = list(zip(mod.DOMAIN_CHARS[0::2], mod.DOMAIN_CHARS[1::2], strict=True))
 
         # Matches a window up to the last character that is not Link_Email.
         email = list(zip(self._email_starts, self._email_ends, strict=True))
@@ -150,6 +152,12 @@ class LinkProperties:
             for first, last, c in zip(self._term_starts, self._term_ends, self._term_codes, strict=True)
             if c == code
         ]
+
+    def domain_ranges(self) -> list[tuple[int, int]]:
+        """Inclusive ranges of the characters that can stand in a domain label
+        written in text (UTS #46 valid, deviation or mapped to such; ASCII
+        letters, digits, hyphen)."""
+        return list(self._domain)
 
     def link_term(self, ch: str) -> LinkTerm:
         """Link_Term of one character (Hard where the data file has no entry)."""

@@ -1,0 +1,72 @@
+"""Deterministic benchmark corpora (fixed seed, no downloads).
+
+``prose(size)``: multilingual prose with a link or email address every
+300–500 characters; ``adversarial(name, size)``: hostile shapes.
+"""
+
+from __future__ import annotations
+
+import random
+
+WORDS = {
+    "latin": "the quick brown fox jumps over lazy dogs while reading about Dvořák and Øresund café naïve".split(),
+    "cyrillic": "съешь же ещё этих мягких французских булок да выпей чаю Москва".split(),
+    "greek": "ξεσκεπάζω την ψυχοφθόρα βδελυγμία Αθήνα καλημέρα".split(),
+    "arabic": "نص حكيم له سر قاطع وذو شأن عظيم مكتوب على ثوب أخضر".split(),
+    "hebrew": "דג סקרן שט בים מאוכזב ולפתע מצא חברה".split(),
+    "devanagari": "ऋषियों को सताने वाले दुष्ट राक्षसों के राजा रावण का सर्वनाश करने वाले".split(),
+    "thai": ["เป็นมนุษย์สุดประเสริฐเลิศคุณค่า", "กว่าบรรดาฝูงสัตว์เดรัจฉาน"],
+    "cjk": ["我能吞下玻璃而不伤身体", "いろはにほへとちりぬるを", "わかよたれそつねならむ"],
+}
+
+LINKS = [
+    "https://ja.wikipedia.org/wiki/アルベルト・アインシュタイン",
+    "https://en.wikipedia.org/wiki/Antonín_Dvořák",
+    "example.com/path/to/page?q=1&r=2#frag",
+    "www.bücher.de/straße",
+    "пример.рф/страница",
+    "https://example.org/α(β)γ",
+    "jürgen.müller@beispiel.de",
+    "mailto:σωκράτης@example.gr",
+    "http://localhost:8080/api/v1",
+    "https://hi.wikipedia.org/wiki/महात्मा_गांधी",
+    "例子.中国/页面",
+    "https://example.com/%E3%82%A2%E3%83%AB",
+]
+AFTER = [" ", ". ", ", ", ") ", "」", "! ", "。", "? ", "…\n"]
+BEFORE = [" ", " (", "「", " «", " "]
+
+
+def prose(size: int, seed: int = 58, scripts: tuple[str, ...] = tuple(WORDS)) -> str:
+    rng = random.Random(seed)
+    parts: list[str] = []
+    total = 0
+    next_link = rng.randint(300, 500)
+    while total < size:
+        words = WORDS[rng.choice(scripts)]
+        chunk = " ".join(rng.choice(words) for _ in range(rng.randint(3, 9))) + rng.choice([". ", ", ", " "])
+        parts.append(chunk)
+        total += len(chunk)
+        if total >= next_link:
+            link = rng.choice(BEFORE) + rng.choice(LINKS) + rng.choice(AFTER)
+            parts.append(link)
+            total += len(link)
+            next_link = total + rng.randint(300, 500)
+    return "".join(parts)[:size]
+
+
+def ascii_prose(size: int, seed: int = 58) -> str:
+    return prose(size, seed, scripts=("latin",)).encode("ascii", "replace").decode("ascii")
+
+
+ADVERSARIAL = {
+    "a.a.a.": lambda n: ("a." * (n // 2 + 1))[:n],
+    "((((": lambda n: "example.com/" + "(" * n,
+    "....": lambda n: "example.com/a" + "." * n,
+    "@@@@": lambda n: "@" * n,
+    "http:// repeated": lambda n: ("http://" * (n // 7 + 1))[:n],
+    "single token": lambda n: "https://example.com/" + "a" * n,
+    "single dotted token": lambda n: ("ab1." * (n // 4 + 1))[:n] + "com",
+    "x@ repeated": lambda n: ("x@" * (n // 2 + 1))[:n] + "example.com",
+    "nested brackets 1e5": lambda n: ("example.com/" + "(" * 100_000 + " ") * (n // 100_013 + 1),
+}

@@ -1,0 +1,373 @@
+"""find_links: initiation rules (schemes, hosts, ports, emails), scripts,
+punctuation, the Link object and its options."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+import uts58
+from uts58 import Link, find_emails, find_link_end, find_links, find_urls
+
+
+def texts(text: str, **options: object) -> list[str]:
+    return [link.text for link in find_links(text, **options)]  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- schemes
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("see http://example.com/a.", ["http://example.com/a"]),
+        ("see HTTPS://EXAMPLE.COM/A.", ["HTTPS://EXAMPLE.COM/A"]),
+        ("see hTTp://example.com", ["hTTp://example.com"]),
+        ("詳細はhttps://example.com/a を", ["https://example.com/a"]),  # scheme after CJK
+        ("x:https://example.com", ["https://example.com"]),
+        ("site.https://example.com", ["https://example.com"]),
+        # another scheme: its host is not linked
+        ("ftp://example.com/x", []),
+        ("xhttp://example.com/x", []),
+        ("file://example.com/x", []),
+        ("javascript://example.com/%0Aalert(1)", []),
+        # "://" without a scheme: the domain is found without one
+        ("see ://example.com", ["example.com"]),
+    ],
+)
+def test_schemes(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+def test_configurable_schemes() -> None:
+    assert texts("ftp://example.com/x wss://example.com/y", schemes={"http", "https", "ftp", "wss"}) == [
+        "ftp://example.com/x",
+        "wss://example.com/y",
+    ]
+    assert texts("http://example.com/x", schemes={"https"}) == []
+    with pytest.raises(ValueError, match="not supported"):
+        list(find_links("x", schemes={"gopher"}))
+
+
+def test_scheme_attribute() -> None:
+    (a, b, c) = find_links("HTTPS://a.com b.com mailto:x@c.com")
+    assert (a.scheme, b.scheme, c.scheme) == ("HTTPS", None, "mailto")
+
+
+def test_require_scheme() -> None:
+    assert texts("example.com https://example.org x@example.net", require_scheme=True) == [
+        "https://example.org",
+        "x@example.net",
+    ]
+
+
+# ---------------------------------------------------------------- hosts
+
+
+@pytest.mark.parametrize(
+    ("text", "host"),
+    [
+        ("bücher.de", "bücher.de"),
+        ("BÜCHER.DE", "bücher.de"),
+        ("xn--bcher-kva.de", "bücher.de"),
+        ("XN--BCHER-KVA.DE", "bücher.de"),
+        ("ｅｘａｍｐｌｅ．ｃｏｍ", "example.com"),  # fullwidth, mapped by UTS #46
+        ("例え。みんな", "例え.みんな"),  # ideographic full stop
+        ("例え．みんな", "例え.みんな"),
+        ("例え｡みんな", "例え.みんな"),
+        ("пример.рф", "пример.рф"),
+        ("пример.xn--p1ai", "пример.рф"),
+        ("a.b.c.d.example.co.uk", "a.b.c.d.example.co.uk"),
+        ("x.com", "x.com"),
+        ("straße.de", "straße.de"),  # deviation character kept (WHATWG: nontransitional)
+    ],
+)
+def test_domains(text: str, host: str) -> None:
+    (link,) = find_links(f"see {text} now")
+    assert link.text == text and link.host == host and link.kind == "url"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "example.invalid",  # not a TLD of the root zone
+        "example.😎",
+        "example.c0m",
+        "co.uk",  # a public suffix, not registrable
+        "com",
+        ".fr",
+        "-example.com",  # hyphen at the start or end of a label
+        "example-.com",
+        "exa..mple.com",  # empty label
+        "a" * 64 + ".com",  # label over 63 octets
+        ".".join(["a" * 63] * 4) + ".com",  # domain over 253 octets
+        "exa_mple.com",  # '_' stops the label: 'mple.com'... is checked below
+    ][:-1],
+)
+def test_not_domains(text: str) -> None:
+    assert texts(f"see {text} now") == []
+
+
+def test_label_length_limits() -> None:
+    assert texts("see " + "a" * 63 + ".com now") == ["a" * 63 + ".com"]
+    long = ".".join(["a" * 63] * 3) + "." + "a" * 57 + ".com"  # 253 octets
+    assert len(long) == 253 and texts(f"see {long} now") == [long]
+    # The A-label length counts: 53 Greek letters are 64 octets in punycode.
+    greek = ("αβγδεζηθικλμνξοπρστυφχψω" * 3)[:53]
+    assert texts(f"see {greek[:52]}.com now") == [f"{greek[:52]}.com"]
+    assert texts(f"see {greek}.com now") == []
+
+
+def test_characters_outside_labels_bound_the_domain() -> None:
+    assert texts("exa_mple.com") == ["mple.com"]
+    assert texts("«example.com»") == ["example.com"]
+    assert texts("see:example.com") == ["example.com"]
+
+
+def test_known_tlds() -> None:
+    assert texts("intranet.corp example.com", known_tlds={"corp"}) == ["intranet.corp"]
+    assert texts("пример.рф x.xn--p1ai", known_tlds=["РФ"]) == ["пример.рф", "x.xn--p1ai"]
+    with pytest.raises(ValueError, match="not a top-level domain"):
+        list(find_links("x", known_tlds={"a.b"}))
+    with pytest.raises(TypeError, match="known_tlds"):
+        list(find_links("x", known_tlds="com"))
+
+
+def test_ip_and_localhost_only_with_a_scheme() -> None:
+    assert texts("http://192.168.0.1/x 192.168.0.1/x") == ["http://192.168.0.1/x"]
+    assert texts("http://[2001:db8::1]:8080/a [2001:db8::1]") == ["http://[2001:db8::1]:8080/a"]
+    assert texts("http://localhost:8000/x localhost:8000/x") == ["http://localhost:8000/x"]
+    assert texts("http://[::zz]/ x") == []
+    assert texts("http://999.1.1.1/") == []
+    (link,) = find_links("http://[::1]/")
+    assert link.host == "[::1]" and link.href == "http://[::1]/"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("example.com:8080/a b", ["example.com:8080/a"]),
+        ("example.com:0", ["example.com:0"]),
+        ("example.com:65535/", ["example.com:65535/"]),
+        ("example.com:65536/a", ["example.com"]),  # no such port: the link ends at the host
+        ("example.com:123456", ["example.com"]),
+        ("example.com:/a", ["example.com"]),
+        ("example.com:8080", ["example.com:8080"]),
+    ],
+)
+def test_ports(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+def test_trailing_dot_of_host() -> None:
+    assert texts("see example.com.") == ["example.com"]
+    assert texts("see example.com./a") == ["example.com./a"]
+    assert texts("see example.com.?q") == ["example.com.?q"]
+    assert texts("see example.com.. x") == ["example.com"]
+    assert texts("see http://example.com./a") == ["http://example.com./a"]
+
+
+# ---------------------------------------------------------------- emails
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("write to john.doe@example.com.", ["john.doe@example.com"]),
+        ("write to mailto:john@example.com", ["mailto:john@example.com"]),
+        ("write to MAILTO:john@example.com", ["MAILTO:john@example.com"]),
+        ("σωκράτης@example.gr", ["σωκράτης@example.gr"]),
+        ("a@b.com,c@d.com", ["a@b.com", "c@d.com"]),
+        ("(x+tag@example.com)", ["x+tag@example.com"]),
+        ("x.com@example.com", ["x.com@example.com"]),  # an email, never a URL
+        ('"john doe"@example.com', []),  # quoted local-parts are not linked
+        ("john..doe@example.com", []),
+        ("@example.com", []),
+        ("@@@a@example.com", ["a@example.com"]),
+        ("x@example.invalid", []),
+        ("x@co.uk", []),
+        ("x@[192.0.2.1]", []),
+        ("x@localhost", []),
+        # userinfo is never linked, and the host after it neither
+        ("http://john@example.com/a", []),
+        ("https://user:pw@example.com/ x", []),
+        ("http://john.smith@example.com then example.org", ["example.org"]),
+    ],
+)
+def test_emails(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+def test_email_attributes() -> None:
+    (link,) = find_links("Mail σωκράτης@Παράδειγμα.ελ today")
+    assert link.kind == "email" and link.scheme is None
+    assert link.host == "παράδειγμα.ελ"
+    assert link.href == "mailto:%CF%83%CF%89%CE%BA%CF%81%CE%AC%CF%84%CE%B7%CF%82@xn--hxajbheg2az3al.xn--qxam"
+    assert link.display == "σωκράτης@παράδειγμα.ελ"
+    (link,) = find_links("mailto:a#b?c@example.com")
+    assert link.href == "mailto:a%23b%3Fc@example.com"  # '#' and '?' are Link_Email, not URL syntax
+    assert link.display == "mailto:a#b?c@example.com"
+
+
+def test_find_links_agrees_with_the_low_level_functions() -> None:
+    text = "Contact x.abcd@example.com or (https://example.com:8080/α(β)γ/δ?ε=ζ#η.) and bücher.de/a."
+    links = list(find_links(text))
+    assert [link.kind for link in links] == ["email", "url", "url"]
+    for link in links:
+        if link.kind == "email":
+            assert uts58.find_email_start(text, text.index("@", link.start)) == link.start
+        else:
+            after_scheme = link.text.split("://", 1)[-1]
+            authority = re.match(r"[^/?#]*", after_scheme)
+            assert authority is not None
+            host_end = link.end - len(after_scheme) + authority.end()
+            assert find_link_end(text, host_end) == link.end
+
+
+# ---------------------------------------------------------------- scripts and punctuation
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Arabic and Hebrew (right to left)
+        ("راجع https://ar.wikipedia.org/wiki/القاهرة أو", ["https://ar.wikipedia.org/wiki/القاهرة"]),
+        ("اكتب إلى مثال.com/مسار.", ["مثال.com/مسار"]),
+        ("ראו את example.co.il/דף. תודה", ["example.co.il/דף"]),
+        ('ראו https://he.wikipedia.org/wiki/נאט"ו.', ['https://he.wikipedia.org/wiki/נאט"ו']),
+        # Devanagari, with the danda as sentence end (Soft)
+        ("देखें https://hi.wikipedia.org/wiki/महात्मा_गांधी। और", ["https://hi.wikipedia.org/wiki/महात्मा_गांधी"]),
+        ("उदाहरण.भारत/पृष्ठ।", ["उदाहरण.भारत/पृष्ठ"]),
+        # Thai (words not separated by spaces)
+        ("ดูที่ https://th.wikipedia.org/wiki/กรุงเทพมหานคร หรือ", ["https://th.wikipedia.org/wiki/กรุงเทพมหานคร"]),
+        ("ดูที่ ตัวอย่าง.ไทย นะ", ["ตัวอย่าง.ไทย"]),
+        # Chinese and Japanese with no spaces around the link
+        ("请访问example.com了解", ["请访问example.com"]),
+        ("请访问example.com。谢谢", ["请访问example.com"]),
+        # '。' is Soft and '谢' Include: a path runs on into unspaced text.
+        ("请访问https://example.com/路径。谢谢", ["https://example.com/路径。谢谢"]),
+        ("请访问https://example.com/路径。", ["https://example.com/路径"]),
+        ("请访问 例子.中国/页面。", ["例子.中国/页面"]),
+        ("普遍适用测试。我爱你", ["普遍适用测试。我爱你"]),
+        ("詳細は「https://ja.wikipedia.org/wiki/東京」を参照", ["https://ja.wikipedia.org/wiki/東京"]),
+        ("メールは アルベルト@example.jp まで", ["アルベルト@example.jp"]),
+        ("（example.com/パス）", ["example.com/パス"]),
+        ("example.com/パス、次", ["example.com/パス、次"]),  # '、' is Include (Link_Term data)
+        ("example.com/パス？", ["example.com/パス"]),
+        # Korean
+        ("위키백과 https://ko.wikipedia.org/wiki/서울 를", ["https://ko.wikipedia.org/wiki/서울"]),
+    ],
+)
+def test_scripts(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(example.com)", ["example.com"]),
+        ("(example.com/a_(b))", ["example.com/a_(b)"]),
+        ("[example.com/a]", ["example.com/a"]),
+        ("{example.com/a}", ["example.com/a"]),
+        ("<https://example.com/a>", ["https://example.com/a"]),
+        ('"example.com/a"', ["example.com/a"]),
+        ("'example.com/a'", ["example.com/a"]),
+        ("«example.com/a»", ["example.com/a"]),
+        ("„example.com/a“", ["example.com/a"]),
+        ("“example.com/a”", ["example.com/a"]),
+        ("「example.com/a」", ["example.com/a"]),
+        ("『example.com/a』", ["example.com/a"]),
+        ("【example.com/a】", ["example.com/a"]),
+        ("example.com/a!", ["example.com/a"]),
+        ("example.com/a?!", ["example.com/a?"]),  # '?' starts a query (decision D2)
+        ("example.com/a...", ["example.com/a"]),
+        ("example.com/a;", ["example.com/a"]),
+        ("example.com/a:", ["example.com/a"]),
+    ],
+)
+def test_brackets_and_quotes(text: str, expected: list[str]) -> None:
+    assert texts(f"see {text} now") == expected
+
+
+def test_positions() -> None:
+    assert texts("example.com") == ["example.com"]
+    assert texts("example.com/a b.org") == ["example.com/a", "b.org"]
+    assert texts("a.com b.com\nc.com\td.com") == ["a.com", "b.com", "c.com", "d.com"]
+    assert texts("") == []
+    links = list(find_links("x example.com/αβ y"))
+    assert [(link.start, link.end) for link in links] == [(2, 16)]
+
+
+def test_links_never_overlap_and_are_ordered() -> None:
+    text = "www.mail-archive.com/ruby-talk@ruby-lang.org/ and x@a.com, c.com"
+    links = list(find_links(text))
+    assert [link.text for link in links] == ["www.mail-archive.com/ruby-talk@ruby-lang.org/", "x@a.com", "c.com"]
+    for a, b in itertools.pairwise(links):
+        assert a.end <= b.start
+
+
+def test_kinds_filter_but_never_reinterpret() -> None:
+    text = "john.doe@example.com and example.org"
+    assert [link.text for link in find_urls(text)] == ["example.org"]
+    assert [link.text for link in find_emails(text)] == ["john.doe@example.com"]
+    assert texts(text, urls=False, emails=False) == []
+
+
+# ---------------------------------------------------------------- the Link object
+
+
+def test_link_object() -> None:
+    (link,) = find_links("see bücher.de/straße?x=ä#t.")
+    assert isinstance(link, Link)
+    assert (link.start, link.end, link.kind, link.text) == (4, 26, "url", "bücher.de/straße?x=ä#t")
+    assert link.host == "bücher.de"
+    assert link.href == "https://xn--bcher-kva.de/stra%C3%9Fe?x=%C3%A4#t"
+    assert link.display == "bücher.de/straße?x=ä#t"
+    assert repr(link) == "Link(start=4, end=26, kind='url', text='bücher.de/straße?x=ä#t')"
+    with pytest.raises(AttributeError):
+        link.start = 0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        link.extra = 1  # type: ignore[attr-defined]
+    assert link == next(find_links("see bücher.de/straße?x=ä#t."))
+    assert len({link, next(find_links("see bücher.de/straße?x=ä#t."))}) == 1
+    assert not hasattr(link, "__dict__")
+
+
+def test_display_is_minimal_and_href_is_ascii() -> None:
+    (link,) = find_links("https://ja.wikipedia.org/wiki/%E3%82%A2%E3%83%AB(%E3%83%99) x")
+    assert link.display == "https://ja.wikipedia.org/wiki/アル(ベ)"
+    assert link.href.isascii()
+    (link,) = find_links("http://EXAMPLE.com/a b")
+    assert link.href == "http://example.com/a"
+
+
+# ---------------------------------------------------------------- arguments
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(TypeError, match="text must be str, not bytes"):
+        find_links(b"example.com")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="urls must be bool"):
+        find_links("x", urls=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="schemes must be an iterable of str"):
+        find_links("x", schemes="https")
+    with pytest.raises(ValueError, match="unicode_version"):
+        find_links("x", unicode_version="1.0")
+
+
+def test_errors_are_raised_at_the_call_not_at_iteration() -> None:
+    with pytest.raises(TypeError):
+        find_links(None)  # type: ignore[arg-type]
+
+
+def test_hostile_inputs() -> None:
+    n = 10**5
+    assert texts("a." * n) == []
+    assert texts("@" * n) == []
+    assert texts("http://" * n) == []
+    assert texts("example.com/" + "(" * n) == ["example.com/" + "(" * 125]
+    assert texts(("x@" * n) + "example.com") == ["x@example.com"]
+    assert texts("a" * n + ".com") == []  # label too long
+    assert texts("\ud800example.com\x00b.com") == ["example.com", "b.com"]
