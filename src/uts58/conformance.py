@@ -262,9 +262,14 @@ class Outcome:
     failed: list[str] = field(default_factory=list)
     excused: list[str] = field(default_factory=list)  # documented errata / ambiguous sources
 
-    @property
-    def total(self) -> int:
-        return self.passed + len(self.failed) + len(self.excused)
+    def record(self, line: int, got: str, expected: str, reason: str | None = None) -> None:
+        """Count one result: a pass, a documented exception (``reason``), or a failure."""
+        if got == expected:
+            self.passed += 1
+        elif reason:
+            self.excused.append(f"line {line}: {reason}")
+        else:
+            self.failed.append(f"line {line}: got {got!r}, expected {expected!r}")
 
 
 def run_formatting_file(version: str) -> list[Outcome]:
@@ -273,22 +278,10 @@ def run_formatting_file(version: str) -> list[Outcome]:
     by_url = Outcome(f"{version} LinkFormattingTest (source → format_url)")
     for case in cases:
         got = case.build()
-        reason = erratum(version, case.expected, got)
-        if got == case.expected:
-            by_parts.passed += 1
-        elif reason:
-            by_parts.excused.append(f"line {case.line}: {reason}")
-        else:
-            by_parts.failed.append(f"line {case.line}: got {got!r}, expected {case.expected!r}")
-        ambiguous = AMBIGUOUS_SOURCES.get(case.source)
+        by_parts.record(case.line, got, case.expected, erratum(version, case.expected, got))
         got = format_url(case.source)
-        reason = ambiguous or erratum(version, case.expected, got)
-        if got == case.expected:
-            by_url.passed += 1
-        elif reason:
-            by_url.excused.append(f"line {case.line}: {reason}")
-        else:
-            by_url.failed.append(f"line {case.line}: got {got!r}, expected {case.expected!r}")
+        reason = AMBIGUOUS_SOURCES.get(case.source) or erratum(version, case.expected, got)
+        by_url.record(case.line, got, case.expected, reason)
     return [by_parts, by_url]
 
 
@@ -313,15 +306,8 @@ def run_detection_file(version: str) -> list[Outcome]:
     by_end = Outcome(f"{version} LinkDetectionTest (find_link_end from host end)")
     for line, link, host_end in termination_cases(lines):
         end = find_link_end(line.text, host_end)
-        if end == link.end:
-            by_end.passed += 1
-        else:
-            by_end.failed.append(f"line {line.line}: ended at {end}, marked {link.end}: {line.marked}")
+        by_end.record(line.line, f"link end {end}", f"link end {link.end}")
     whole = Outcome(f"{version} LinkDetectionTest (find_links, every line)")
     for line in lines:
-        got = detect_marked(line.text)
-        if got == line.marked:
-            whole.passed += 1
-        else:
-            whole.failed.append(f"line {line.line}: got {got}")
+        whole.record(line.line, detect_marked(line.text), line.marked)
     return [by_end, whole]
