@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 demo: $(STAMP)
 	$(BIN)/uts58 detect examples/sample.txt
 	$(BIN)/uts58 detect --json examples/sample.txt
+	$(BIN)/uts58 linkify examples/sample.txt
 	$(BIN)/uts58 format --file examples/urls.txt
 	$(BIN)/uts58 conformance
 

@@ -152,3 +152,28 @@ def test_detect_undecodable_file_prints_nothing(capsys: pytest.CaptureFixture[st
     code, out, err = run(capsys, "detect", str(good), str(bad))
     assert code == 2 and out == ""
     assert err.strip() == f"uts58 detect: {bad}: invalid UTF-8 at byte offset 100 (invalid start byte)"
+
+
+def test_linkify_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "in.txt"
+    f.write_text("see <b> example.com/a_(b) and helpers.py\n", encoding="utf-8")
+    code, out, _ = run(capsys, "linkify", str(f))
+    assert code == 0
+    assert out == 'see &lt;b&gt; <a href="https://example.com/a_(b)">example.com/a_(b)</a> and helpers.py\n'
+    code, out, _ = run(capsys, "linkify", "--markdown", "--policy", "none", str(f))
+    assert out == (
+        "see <b> [example.com/a\\_\\(b\\)](<https://example.com/a_(b)>) and [helpers.py](https://helpers.py/)\n"
+    )
+
+
+def test_check_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "https://example.com/a", "раураl.com")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "https://example.com/a: ok (url, href https://example.com/a)"
+    assert lines[1] == "раураl.com: rejected by the default policy"
+    assert lines[2].startswith("  mixed-script: ") and lines[3].startswith("  confusable: ")
+    code, out, _ = run(capsys, "check", "--policy", "none", "раураl.com")
+    assert code == 0 and out.startswith("раураl.com: ok")
+    code, out, _ = run(capsys, "check", "example.com/a b")
+    assert code == 1 and out == "example.com/a b: not a link (detection finds 'example.com/a')\n"

@@ -1,5 +1,8 @@
 """uts58 — Unicode link detection and formatting (Unicode Technical Standard #58).
 
+Applications: :func:`linkify` (HTML or Markdown), :func:`linkify_html`, with
+the UTS #58 §8 security :class:`Policy` (:func:`check_link`).
+
 Detection: :func:`find_links` (and :func:`find_urls`, :func:`find_emails`)
 returns the :class:`Link` objects of a text.
 
@@ -18,6 +21,8 @@ Low-level algorithms of UTS #58, version 17.0:
 from .detection import DEFAULT_SCHEMES, Link, find_emails, find_links, find_urls
 from .email import find_email_start, format_email
 from .escaping import format_parts, format_url, minimal_escape_parts, percent_escape
+from .linkify import linkify, linkify_html
+from .migration import refine_end
 from .properties import (
     DEFAULT_UNICODE_VERSION,
     LinkProperties,
@@ -28,6 +33,7 @@ from .properties import (
     link_properties,
     link_term,
 )
+from .security import Policy, Reason, check_link
 from .termination import OPEN_STACK_LIMIT, find_link_end
 
 __version__ = "0.1.0"
@@ -39,7 +45,10 @@ __all__ = [
     "Link",
     "LinkProperties",
     "LinkTerm",
+    "Policy",
+    "Reason",
     "available_versions",
+    "check_link",
     "find_email_start",
     "find_emails",
     "find_link_end",
@@ -52,6 +61,9 @@ __all__ = [
     "link_bracket",
     "link_properties",
     "link_term",
+    "linkify",
+    "linkify_html",
     "minimal_escape_parts",
     "percent_escape",
+    "refine_end",
 ]

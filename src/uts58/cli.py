@@ -1,4 +1,4 @@
-"""Command line: ``uts58 detect|format|props|conformance`` (also ``python -m uts58``)."""
+"""Command line: ``uts58 detect|linkify|check|format|props|conformance`` (also ``python -m uts58``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_form
 from .detection import find_links
 from .email import format_email
 from .escaping import format_url
+from .linkify import linkify
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
+from .security import Policy, check_link
 
 __all__ = ["main"]
 
@@ -100,6 +102,46 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+_POLICIES = {"strict": Policy.strict, "default": Policy.default, "none": Policy.none}
+
+
+def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    policy = _POLICIES[args.policy]().with_options(unicode_version=args.unicode_version)
+    inputs = list(_read_inputs(args.files))
+    for _name, text in inputs:
+        out.write(
+            linkify(
+                text,
+                format="markdown" if args.markdown else "html",
+                policy=policy,
+                unicode_version=args.unicode_version,
+            )
+        )
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    policy = _POLICIES[args.policy]().with_options(unicode_version=args.unicode_version)
+    status = 0
+    for item in args.items:
+        links = list(find_links(item, known_tlds=policy.known_tlds, unicode_version=args.unicode_version))
+        whole = [link for link in links if (link.start, link.end) == (0, len(item))]
+        if not whole:
+            found = ", ".join(repr(link.text) for link in links) or "nothing"
+            out.write(f"{item}: not a link (detection finds {found})\n")
+            status = 1
+            continue
+        reasons = check_link(whole[0], policy)
+        if reasons:
+            status = 1
+            out.write(f"{item}: rejected by the {args.policy} policy\n")
+            for reason in reasons:
+                out.write(f"  {reason}\n")
+        else:
+            out.write(f"{item}: ok ({whole[0].kind}, href {whole[0].href})\n")
+    return status
+
+
 def _cmd_props(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     props = link_properties(args.unicode_version)
     out.write("code point  char  Link_Term  Link_Bracket  Link_Email  name\n")
@@ -151,6 +193,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object per link instead of the marked text")
     p.add_argument("--only", choices=("urls", "emails"), help="report only this kind of link")
     p.set_defaults(run=_cmd_detect)
+
+    p = sub.add_parser("linkify", help="write text files (or standard input) as HTML or Markdown with links")
+    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; standard input when none")
+    p.add_argument("--markdown", action="store_true", help="write Markdown links instead of HTML")
+    p.add_argument("--policy", choices=tuple(_POLICIES), default="default", help="§8 checks (default: %(default)s)")
+    p.set_defaults(run=_cmd_linkify)
+
+    p = sub.add_parser("check", help="tell whether each argument is a link and which §8 checks it fails")
+    p.add_argument("items", nargs="+", metavar="URL")
+    p.add_argument("--policy", choices=tuple(_POLICIES), default="default", help="§8 checks (default: %(default)s)")
+    p.set_defaults(run=_cmd_check)
 
     p = sub.add_parser("format", help="print the minimally escaped form of URLs and email addresses")
     p.add_argument("items", nargs="*", metavar="URL", help="URL (any escaping) or email address")

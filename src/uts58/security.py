@@ -1,0 +1,340 @@
+"""The higher level of UTS #58 §8: which detected links to trust.
+
+Detection (:func:`uts58.find_links`) reports every syntactically valid link;
+a :class:`Policy` decides which of them an application should turn into
+links.  :func:`check_link` returns the reasons a link fails a policy, each
+with a stable code; :func:`uts58.linkify` applies :meth:`Policy.default`.
+
+>>> from uts58 import find_links
+>>> link = next(find_links("see раураl.com now"))
+>>> [reason.code for reason in check_link(link, Policy.default())]
+['mixed-script', 'confusable']
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Literal
+
+from .detection import Link, _Scanner
+from .hosts import LABEL_SEPARATORS, DomainRules, default_tlds, host_patterns, normalize_tlds
+from .properties import DEFAULT_UNICODE_VERSION, _module_name, link_properties
+
+__all__ = [
+    "DEFAULT_FILE_EXTENSIONS",
+    "Policy",
+    "Reason",
+    "adjust_cjk_start",
+    "check_link",
+    "escape_bidi_controls",
+]
+
+# Reason codes, stable: callers may store and compare them.
+UNKNOWN_TLD = "unknown-tld"
+NOT_REGISTRABLE = "not-registrable"
+IDENTIFIER_STATUS = "identifier-status"
+MIXED_SCRIPT = "mixed-script"
+CONFUSABLE = "confusable"
+BIDI_CONTROL = "bidi-control"
+FILE_EXTENSION = "file-extension"
+TOO_LONG = "too-long"
+
+# TLDs that are also common file extensions in technical text: a bare
+# "helpers.py" is far more often a file than the Paraguayan site.
+DEFAULT_FILE_EXTENSIONS = frozenset({"py", "md", "sh", "zip", "mov", "rs", "ts", "so", "pm", "cc", "ml"})
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a link fails a policy: a stable ``code`` and a readable ``message``."""
+
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Checks of UTS #58 §8, each with its own switch.
+
+    * ``known_tlds``: TLDs to accept (None: the bundled IANA root zone list);
+      the domain must also be registrable (ICANN Public Suffix List).
+    * ``identifier_status``: every character of a non-ASCII host label must
+      have Identifier_Status=Allowed (UTS #39).
+    * ``restriction``: ``"highly"`` or ``"moderately"`` restrictive mixing of
+      scripts inside a host label (UTS #39 §5.2), or None.
+    * ``confusables``: reject a non-ASCII label whose UTS #39 skeleton is
+      all ASCII (``раураl`` looks like ``paypal``).
+    * ``bidi``: a Bidi_Control character in the link: ``"reject"`` the link,
+      ``"escape"`` it in the display form, or ``"allow"``.
+    * ``file_extensions``: TLDs rejected for links written without a scheme
+      and without ``www.`` (``helpers.py``, ``README.md``).
+    * ``cjk_boundary``: move the start of a scheme-less domain to the last
+      change between ideographic/complex-context and other characters
+      (``ウェブサイトはexample.com`` links ``example.com``); off by default
+      because it also cuts ``最高のSONY製品.com`` to ``製品.com``.
+    * ``max_url_length``, ``max_email_length``: in characters, or None.
+    """
+
+    known_tlds: frozenset[str] | None = None
+    identifier_status: bool = True
+    restriction: Literal["highly", "moderately"] | None = "moderately"
+    confusables: bool = True
+    bidi: Literal["reject", "escape", "allow"] = "escape"
+    file_extensions: frozenset[str] = field(default=DEFAULT_FILE_EXTENSIONS)
+    cjk_boundary: bool = False
+    max_url_length: int | None = 2048
+    max_email_length: int | None = 254  # RFC 5321 §4.5.3.1.3 path limit
+    unicode_version: str = DEFAULT_UNICODE_VERSION
+
+    def __post_init__(self) -> None:
+        if self.known_tlds is not None:
+            object.__setattr__(self, "known_tlds", normalize_tlds(self.known_tlds))
+        object.__setattr__(self, "file_extensions", frozenset(e.lower().lstrip(".") for e in self.file_extensions))
+        if self.restriction not in ("highly", "moderately", None):
+            raise ValueError(f"restriction must be 'highly', 'moderately' or None, not {self.restriction!r}")
+        if self.bidi not in ("reject", "escape", "allow"):
+            raise ValueError(f"bidi must be 'reject', 'escape' or 'allow', not {self.bidi!r}")
+
+    @classmethod
+    def default(cls) -> Policy:
+        """Every check on, moderately restrictive, Bidi controls escaped."""
+        return cls()
+
+    @classmethod
+    def strict(cls) -> Policy:
+        """Highly restrictive scripts, Bidi controls rejected."""
+        return cls(restriction="highly", bidi="reject")
+
+    @classmethod
+    def none(cls) -> Policy:
+        """No check: every detected link is kept (Bidi controls allowed)."""
+        return cls(
+            identifier_status=False,
+            restriction=None,
+            confusables=False,
+            bidi="allow",
+            file_extensions=frozenset(),
+            max_url_length=None,
+            max_email_length=None,
+        )
+
+    def with_options(self, **changes: object) -> Policy:
+        """A copy with some switches changed: ``Policy.default().with_options(bidi="reject")``."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------
+# Data
+
+
+@dataclass(frozen=True)
+class _Data:
+    allowed: tuple[tuple[int, ...], tuple[int, ...]]
+    bidi: re.Pattern[str]
+    wide: tuple[tuple[int, ...], tuple[int, ...]]
+    script_starts: tuple[int, ...]
+    script_ends: tuple[int, ...]
+    script_codes: tuple[int, ...]
+    script_names: tuple[str, ...]
+    confusables: dict[int, str]
+
+
+@cache
+def _data(version: str) -> _Data:
+    mod = importlib.import_module(f"uts58._tables.security_{_module_name(version)}")
+
+    def pairs(flat: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return flat[0::2], flat[1::2]
+
+    bidi = "".join(
+        f"\\U{a:08x}-\\U{b:08x}" for a, b in zip(mod.BIDI_CONTROL[0::2], mod.BIDI_CONTROL[1::2], strict=True)
+    )
+    return _Data(
+        allowed=pairs(mod.ALLOWED),
+        bidi=re.compile(f"[{bidi}]"),
+        wide=pairs(mod.WIDE),
+        script_starts=mod.SCRIPTS[0::3],
+        script_ends=mod.SCRIPTS[1::3],
+        script_codes=mod.SCRIPTS[2::3],
+        script_names=mod.SCRIPT_NAMES,
+        confusables=mod.CONFUSABLES,
+    )
+
+
+def _in(table: tuple[tuple[int, ...], tuple[int, ...]], cp: int) -> bool:
+    k = bisect_right(table[0], cp) - 1
+    return k >= 0 and cp <= table[1][k]
+
+
+def _script(data: _Data, cp: int) -> str:
+    k = bisect_right(data.script_starts, cp) - 1
+    if k >= 0 and cp <= data.script_ends[k]:
+        return data.script_names[data.script_codes[k]]
+    return "Unknown"
+
+
+def skeleton(label: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
+    """UTS #39 skeleton: NFD, map each character by confusables.txt, NFD.
+
+    >>> skeleton("раураl")
+    'paypal'
+    """
+    conf = _data(unicode_version).confusables
+    text = unicodedata.normalize("NFD", label)
+    return unicodedata.normalize("NFD", "".join(conf.get(ord(c), c) for c in text))
+
+
+# UTS #39 §5.2: script sets a Highly Restrictive label may use.
+_HIGHLY = (
+    frozenset({"Latin", "Han", "Hiragana", "Katakana"}),
+    frozenset({"Latin", "Han", "Bopomofo"}),
+    frozenset({"Latin", "Han", "Hangul"}),
+)
+
+
+def _scripts_allowed(scripts: set[str], level: str) -> bool:
+    if len(scripts) <= 1 or any(scripts <= allowed for allowed in _HIGHLY):
+        return True
+    if level == "moderately":
+        others = scripts - {"Latin"}
+        return "Latin" in scripts and len(others) == 1 and not others & {"Cyrillic", "Greek"}
+    return False
+
+
+# --------------------------------------------------------------------------
+# Checks
+
+_ASCII_LABEL = re.compile(r"[A-Za-z0-9-]*\Z")
+
+
+def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
+    """The reasons ``link`` fails ``policy`` (default: :meth:`Policy.default`);
+    an empty list means the link passes.
+
+    >>> from uts58 import find_links
+    >>> [str(r) for r in check_link(next(find_links("helpers.py")))]
+    ['file-extension: TLD .py is a common file extension; write a scheme or www. to link it']
+    """
+    if not isinstance(link, Link):
+        raise TypeError(f"link must be a uts58.Link, not {type(link).__name__}")
+    policy = Policy.default() if policy is None else policy
+    if not isinstance(policy, Policy):
+        raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
+    data = _data(policy.unicode_version)
+    reasons: list[Reason] = []
+    host = link.host
+    is_domain = not (host.startswith("[") or host == "localhost" or host.replace(".", "").isdigit())
+    labels = re.split("[" + LABEL_SEPARATORS + "]", host) if is_domain else []
+    tld = labels[-1].lower() if labels else ""
+
+    if is_domain:
+        ascii_host = link._ascii_host
+        tlds = policy.known_tlds if policy.known_tlds is not None else default_tlds()
+        rules = DomainRules(tlds, host_patterns(link_properties(policy.unicode_version)).label)
+        if ascii_host.rsplit(".", 1)[-1] not in tlds:
+            reasons.append(Reason(UNKNOWN_TLD, f"TLD .{tld} is not in the accepted set"))
+        elif rules.check(ascii_host) is None:
+            reasons.append(Reason(NOT_REGISTRABLE, f"{host} is not a registrable domain"))
+    for label in labels:
+        if _ASCII_LABEL.match(label):
+            continue  # ASCII letters, digits, hyphen: nothing to check
+        if policy.identifier_status:
+            bad = [c for c in label if not _in(data.allowed, ord(c))]
+            if bad:
+                names = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(bad))
+                reasons.append(Reason(IDENTIFIER_STATUS, f"label {label!r} has {names}, not Identifier_Status=Allowed"))
+        if policy.restriction:
+            scripts = {_script(data, ord(c)) for c in label} - {"Common", "Inherited"}
+            if not _scripts_allowed(scripts, policy.restriction):
+                reasons.append(
+                    Reason(
+                        MIXED_SCRIPT,
+                        f"label {label!r} mixes {', '.join(sorted(scripts))} ({policy.restriction} restrictive)",
+                    )
+                )
+        if policy.confusables:
+            skel = skeleton(label, unicode_version=policy.unicode_version)
+            if skel.isascii() and _ASCII_LABEL.match(skel):
+                reasons.append(Reason(CONFUSABLE, f"label {label!r} looks like the ASCII {skel!r}"))
+    if policy.bidi == "reject" and data.bidi.search(link.text):
+        reasons.append(Reason(BIDI_CONTROL, "the link holds a Bidi_Control character"))
+    if (
+        link.kind == "url"
+        and link.scheme is None
+        and tld in policy.file_extensions
+        and not host.lower().startswith("www.")
+    ):
+        reasons.append(
+            Reason(FILE_EXTENSION, f"TLD .{tld} is a common file extension; write a scheme or www. to link it")
+        )
+    limit = policy.max_url_length if link.kind == "url" else policy.max_email_length
+    if limit is not None and len(link.text) > limit:
+        reasons.append(Reason(TOO_LONG, f"{len(link.text)} characters, over the limit of {limit}"))
+    return reasons
+
+
+def escape_bidi_controls(display: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
+    """``display`` with each Bidi_Control character percent-escaped.
+
+    >>> escape_bidi_controls("example.com/a\\u202eb")
+    'example.com/a%E2%80%AEb'
+    """
+    from .escaping import percent_escape
+
+    return _data(unicode_version).bidi.sub(lambda m: percent_escape(m.group()), display)
+
+
+def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> Link | None:
+    """UTS #58 §8: move the start of a scheme-less URL so that its host does
+    not hold two adjacent characters of which one is ideographic or complex
+    context (Line_Break ID, CJ, SA) and the other is not.  Returns the
+    adjusted link, the same link when nothing moves, or None when what is
+    left is not a valid domain.
+
+    >>> from uts58 import find_links
+    >>> text = "ウェブサイトはexample.com です。"
+    >>> adjust_cjk_start(text, next(find_links(text))).text
+    'example.com'
+    """
+    if link.kind != "url" or link.scheme is not None:
+        return link
+    policy = Policy.default() if policy is None else policy
+    data = _data(policy.unicode_version)
+    host_len = len(re.match(r"[^/?#:]*", link.text).group())  # type: ignore[union-attr]
+    start = link.start
+    wide_before = None
+    for i in range(link.start, link.start + host_len):
+        ch = text[i]
+        if ch in LABEL_SEPARATORS:
+            wide_before = None  # characters on both sides of a separator are not adjacent
+            continue
+        wide = _in(data.wide, ord(ch))
+        if wide_before is not None and wide != wide_before:
+            start = i
+        wide_before = wide
+    if start == link.start:
+        return link
+    props = link_properties(policy.unicode_version)
+    tlds = policy.known_tlds if policy.known_tlds is not None else default_tlds()
+    scanner = _Scanner(text, props, DomainRules(tlds, host_patterns(props).label), frozenset(), False)
+    host = scanner._host(start, link.start + host_len, schemed=False)
+    if host is None:
+        return None
+    return Link(
+        start,
+        link.end,
+        "url",
+        text[start : link.end],
+        None,
+        host[2],
+        ascii_host=host[1],
+        unicode_version=props.version,
+    )

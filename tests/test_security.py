@@ -1,0 +1,114 @@
+"""UTS #58 §8 policy checks: one test per check, with an example it rejects."""
+
+from __future__ import annotations
+
+import pytest
+
+from uts58 import Policy, Reason, check_link, find_links, linkify
+from uts58.security import adjust_cjk_start, escape_bidi_controls, skeleton
+
+
+def link(text: str):  # type: ignore[no-untyped-def]
+    (found,) = find_links(text)
+    return found
+
+
+def codes(text: str, policy: Policy | None = None) -> list[str]:
+    return [r.code for r in check_link(link(text), policy)]
+
+
+def test_clean_links_pass_every_policy() -> None:
+    for text in [
+        "example.com",
+        "bücher.de/straße",
+        "пример.рф",
+        "παράδειγμα.ελ",
+        "例え.みんな",
+        "최고.한국",
+        "café.fr",
+        "https://ja.wikipedia.org/wiki/東京",
+        "x@example.com",
+        "www.helpers.py",
+    ]:
+        assert codes(text, Policy.strict()) == [], text
+        assert codes(text) == [], text
+
+
+def test_unknown_tld_with_known_tlds_override() -> None:
+    assert codes("example.com", Policy(known_tlds=frozenset({"org"}))) == ["unknown-tld"]
+    assert codes("example.org", Policy(known_tlds=frozenset({"org"}))) == []
+
+
+def test_identifier_status() -> None:
+    # U+01C3 LATIN LETTER RETROFLEX CLICK is a valid IDNA label character
+    # but not Identifier_Status=Allowed.
+    assert "identifier-status" in codes("aǃb.com")
+    assert (
+        codes("aǃb.com", Policy.default().with_options(identifier_status=False, restriction=None, confusables=False))
+        == []
+    )
+
+
+def test_mixed_scripts() -> None:
+    assert "mixed-script" in codes("exampleпример.com")  # Latin + Cyrillic
+    assert "mixed-script" in codes("exampleπαράδειγμα.com")  # Latin + Greek
+    assert codes("例えexample.jp") == []  # Latin + Han + Hiragana: highly restrictive is fine
+    assert codes("ສາກົນexample.com") == []  # Latin + Lao: moderately restrictive
+    assert "mixed-script" in codes("ສາກົນexample.com", Policy.strict())
+    assert codes("exampleпример.com", Policy.default().with_options(restriction=None, confusables=False)) == []
+
+
+def test_confusables() -> None:
+    assert "confusable" in codes("аррӏе.com")  # all Cyrillic, looks like apple
+    assert "confusable" in codes("xn--80ak6aa92e.com")  # the same in A-label form
+    assert skeleton("раураl") == "paypal"
+    assert not skeleton("bücher").isascii()
+    assert codes("аррӏе.com", Policy.none()) == []
+
+
+def test_bidi_controls() -> None:
+    text = "example.com/a\u202eb"
+    assert codes(text, Policy.strict()) == ["bidi-control"]
+    assert codes(text) == []  # the default escapes them instead
+    assert escape_bidi_controls("a\u202eb\u2066c") == "a%E2%80%AEb%E2%81%A6c"
+    assert "%E2%80%AE" in linkify(text) and "\u202e" not in linkify(text)
+    assert "\u202e" in linkify(text, policy=Policy.none())
+
+
+def test_file_extensions() -> None:
+    for text in ["helpers.py", "README.md", "archive.zip", "setup.sh"]:
+        assert codes(text) == ["file-extension"], text
+    assert codes("https://helpers.py") == [] and codes("www.helpers.py") == []
+    assert codes("helpers.py", Policy(file_extensions=frozenset())) == []
+    assert codes("example.pl") == []  # Polish sites are not files
+
+
+def test_length_limits() -> None:
+    long = "example.com/" + "a" * 3000
+    assert codes(long) == ["too-long"]
+    assert codes(long, Policy(max_url_length=None)) == []
+    assert codes("x" * 250 + "@example.com") == ["too-long"]
+
+
+def test_cjk_boundary_is_off_by_default_and_documents_its_tradeoff() -> None:
+    text = "ウェブサイトはexample.com です。"
+    assert linkify(text).startswith('<a href="https://xn--')  # whole run, by default
+    assert linkify(text, policy=Policy(cjk_boundary=True)) == (
+        'ウェブサイトは<a href="https://example.com/">example.com</a> です。'
+    )
+    trade_off = "最高のSONY製品.com"
+    adjusted = adjust_cjk_start(trade_off, link(trade_off))
+    assert adjusted is not None and adjusted.text == "製品.com"
+
+
+def test_reason_and_policy_objects() -> None:
+    (reason,) = check_link(link("helpers.py"))
+    assert isinstance(reason, Reason) and str(reason).startswith("file-extension: ")
+    assert Policy.strict().restriction == "highly" and Policy.strict().bidi == "reject"
+    assert Policy.none().file_extensions == frozenset()
+    with pytest.raises(ValueError, match="restriction"):
+        Policy(restriction="loose")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"link must be a uts58\.Link"):
+        check_link("example.com")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"policy must be a uts58\.Policy"):
+        check_link(link("example.com"), "strict")  # type: ignore[arg-type]
