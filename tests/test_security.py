@@ -112,3 +112,13 @@ def test_reason_and_policy_objects() -> None:
         check_link("example.com")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"policy must be a uts58\.Policy"):
         check_link(link("example.com"), "strict")  # type: ignore[arg-type]
+
+
+def test_not_registrable() -> None:
+    # find_links never reports a bare public suffix; a Link built by hand
+    # (say, from another detector) is checked all the same.
+    from uts58 import Link
+
+    bare = Link(0, 5, "url", "co.uk", None, "co.uk")
+    assert [r.code for r in check_link(bare)] == ["not-registrable"]
+    assert [r.code for r in check_link(Link(0, 11, "url", "example.zz", None, "example.zz"))] == ["unknown-tld"]
