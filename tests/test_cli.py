@@ -177,3 +177,58 @@ def test_check_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out.startswith("раураl.com: ok")
     code, out, _ = run(capsys, "check", "example.com/a b")
     assert code == 1 and out == "example.com/a b: not a link (detection finds 'example.com/a')\n"
+
+
+def test_detect_jobs_blocks_and_order(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lines = [f"line {k}: see bücher{k}.de/straße and x{k}@example.com.\n" for k in range(3000)]
+    big = tmp_path / "big.txt"
+    big.write_text("".join(lines), encoding="utf-8")
+    small = tmp_path / "small.txt"
+    small.write_text("only example.org here\n", encoding="utf-8")
+    code, whole, _ = run(capsys, "detect", str(big))
+    assert code == 0 and whole.count("⸠") == 6000
+    code, parallel, _ = run(capsys, "detect", "--jobs", "2", "--block-size", "4096", str(big))
+    assert parallel == whole  # many blocks, two processes, same output
+    code, out, _ = run(capsys, "detect", "--json", "-j", "2", "--block-size", "4096", str(big), str(small))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 6001 and records[-1]["file"] == str(small)
+    text = big.read_text(encoding="utf-8")
+    for record in records[:-1]:
+        assert text[record["start"] : record["end"]] == record["text"]  # offsets into the whole file
+    assert records[-1]["start"] == 5 and records[-1]["text"] == "example.org"
+
+
+def test_detect_checks_every_file_before_writing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("example.com\n" * 1000, encoding="utf-8")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes("é\n".encode() * 5000 + b"\xc3(")
+    code, out, err = run(capsys, "detect", "-j", "2", str(good), str(bad))
+    assert code == 2 and out == ""
+    assert err.strip() == f"uts58 detect: {bad}: invalid UTF-8 at byte offset 15000 (invalid continuation byte)"
+    code, out, err = run(capsys, "detect", str(tmp_path / "nope.txt"))
+    assert code == 2 and out == "" and "No such file or directory" in err
+    code, out, err = run(capsys, "detect", "--jobs", "0", str(good))
+    assert code == 2 and "--jobs must be at least 1" in err
+
+
+def test_progress_bar_only_on_a_terminal() -> None:
+    import io
+
+    from uts58.cli import _progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    pipe = io.StringIO()
+    update = _progress(100, pipe)
+    update(100)
+    update(None)
+    assert pipe.getvalue() == ""
+    term = Terminal()
+    update = _progress(100, term)
+    update(60)
+    update(40)
+    update(None)
+    assert "uts58 detect" in term.getvalue() and "100/100" in term.getvalue()

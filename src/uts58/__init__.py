@@ -34,6 +34,7 @@ from .properties import (
     link_term,
 )
 from .security import Policy, Reason, check_link
+from .stream import find_links_in_file, find_links_in_stream
 from .termination import OPEN_STACK_LIMIT, find_link_end
 
 __version__ = "0.1.0"
@@ -53,6 +54,8 @@ __all__ = [
     "find_emails",
     "find_link_end",
     "find_links",
+    "find_links_in_file",
+    "find_links_in_stream",
     "find_urls",
     "format_email",
     "format_parts",

@@ -6,15 +6,16 @@ import argparse
 import json
 import sys
 import unicodedata
-from collections.abc import Iterator, Sequence
-from typing import TextIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TextIO
 
 from . import __version__
 from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_formatting_file
-from .detection import find_links
+from .detection import Link, find_links
 from .email import format_email
 from .escaping import format_url
 from .linkify import linkify
+from .parallel import DEFAULT_BLOCK, DecodeError, check_utf8, decode, detect_blocks, plan_blocks
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, check_link
 
@@ -33,9 +34,9 @@ def read_text(path: str) -> str:
     except OSError as exc:
         raise CLIError(f"{path}: {exc.strerror or exc}") from None
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CLIError(f"{path}: invalid UTF-8 at byte offset {exc.start} ({exc.reason})") from None
+        return decode(data, path)
+    except DecodeError as exc:
+        raise CLIError(str(exc)) from None
 
 
 def _is_email(arg: str) -> bool:
@@ -69,11 +70,10 @@ def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _read_inputs(files: list[str]) -> Iterator[tuple[str, str]]:
     """(name, text) of each file, or of standard input when there is none."""
     if not files:
-        data = sys.stdin.buffer.read()
         try:
-            yield "<stdin>", data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise CLIError(f"<stdin>: invalid UTF-8 at byte offset {exc.start} ({exc.reason})") from None
+            yield "<stdin>", decode(sys.stdin.buffer.read(), "<stdin>")
+        except DecodeError as exc:
+            raise CLIError(str(exc)) from None
         return
     for name in files:
         yield name, read_text(name)
@@ -81,25 +81,78 @@ def _read_inputs(files: list[str]) -> Iterator[tuple[str, str]]:
 
 def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     options = {"urls": args.only != "emails", "emails": args.only != "urls", "unicode_version": args.unicode_version}
-    # Read every input first: an undecodable file stops the command before
-    # anything is printed.
-    inputs = list(_read_inputs(args.files))
-    for _name, text in inputs:
-        links = find_links(text, **options)
-        if args.json:
-            for link in links:
-                record = {
-                    "start": link.start,
-                    "end": link.end,
-                    "kind": link.kind,
-                    "text": link.text,
-                    "href": link.href,
-                    "display": link.display,
-                }
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
-        else:
-            out.write(mark_links(text, ((link.start, link.end) for link in links)))
+    if args.jobs < 1:
+        raise CLIError("--jobs must be at least 1")
+    if not args.files:
+        (_, text), *_ = list(_read_inputs([]))
+        _write_links(out, args, text, [_record(link) for link in find_links(text, **options)], None, 0)
+        return 0
+    # Check every file before writing anything: an unreadable or undecodable
+    # input stops the command with no partial output.
+    blocks = []
+    for name in args.files:
+        try:
+            check_utf8(name)
+            blocks += plan_blocks(name, args.block_size)
+        except OSError as exc:
+            raise CLIError(f"{name}: {exc.strerror or exc}") from None
+        except DecodeError as exc:
+            raise CLIError(str(exc)) from None
+    results = detect_blocks(blocks, options, jobs=args.jobs, keep_text=not args.json)
+    progress = _progress(sum(b.end - b.start for b in blocks), err)
+    base: dict[str, int] = {}
+    for result in results:
+        name = result.block.path
+        offset = base.get(name, 0)
+        _write_links(out, args, result.text, result.links, name if len(args.files) > 1 else None, offset)
+        base[name] = offset + result.chars
+        progress(result.block.end - result.block.start)
+    progress(None)
     return 0
+
+
+def _record(link: Link) -> dict[str, object]:
+    return {
+        "start": link.start,
+        "end": link.end,
+        "kind": link.kind,
+        "text": link.text,
+        "href": link.href,
+        "display": link.display,
+    }
+
+
+def _write_links(
+    out: TextIO, args: argparse.Namespace, text: str | None, links: list[dict[str, Any]], name: str | None, base: int
+) -> None:
+    if args.json:
+        for record in links:
+            record = {**record, "start": record["start"] + base, "end": record["end"] + base}
+            if name is not None:
+                record = {"file": name, **record}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    else:
+        assert text is not None
+        out.write(mark_links(text, ((r["start"], r["end"]) for r in links)))
+
+
+def _progress(total: int, err: TextIO) -> Callable[[int | None], None]:
+    """A progress bar on a terminal (tqdm, when installed); nothing otherwise."""
+    if not (hasattr(err, "isatty") and err.isatty()):
+        return lambda done: None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return lambda done: None
+    bar = tqdm(total=total, unit="B", unit_scale=True, file=err, desc="uts58 detect")
+
+    def update(done: int | None) -> None:
+        if done is None:
+            bar.close()
+        else:
+            bar.update(done)
+
+    return update
 
 
 _POLICIES = {"strict": Policy.strict, "default": Policy.default, "none": Policy.none}
@@ -192,6 +245,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; standard input when none")
     p.add_argument("--json", action="store_true", help="print one JSON object per link instead of the marked text")
     p.add_argument("--only", choices=("urls", "emails"), help="report only this kind of link")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="processes to use (default: %(default)s)")
+    p.add_argument(
+        "--block-size", type=int, default=DEFAULT_BLOCK, help="bytes per unit of work, cut at a newline (default: 4 MiB)"
+    )
     p.set_defaults(run=_cmd_detect)
 
     p = sub.add_parser("linkify", help="write text files (or standard input) as HTML or Markdown with links")

@@ -125,6 +125,19 @@ class Link:
     def __hash__(self) -> int:
         return hash((self.start, self.end, self.kind, self.text))
 
+    def _moved(self, delta: int) -> Link:
+        """The same link ``delta`` characters further on (for streamed text)."""
+        return Link(
+            self.start + delta,
+            self.end + delta,
+            self.kind,
+            self.text,
+            self.scheme,
+            self.host,
+            ascii_host=self._ascii_host,
+            unicode_version=self._version,
+        )
+
     @property
     def href(self) -> str:
         """Absolute ASCII URL (``https://`` or ``mailto:`` added when implied)."""
