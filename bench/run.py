@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import corpus
+import peers
 
 import uts58
 from uts58.conformance import data_file, read_formatting_test
@@ -157,6 +158,96 @@ def bench_find_links() -> tuple[list[str], bool]:
     return rows, ok
 
 
+def bench_peers() -> tuple[list[str], bool]:
+    """uts58 and its peers side by side on the same 1 MB of each corpus
+    (the slowest peers need seconds per MB), plus the regex floor."""
+    rows = []
+    ok = True
+    available = peers.load()
+    for label, text in (("multilingual", corpus.prose(MB)), ("ASCII", corpus.ascii_prose(MB))):
+        t_uts = best_of(lambda text=text: consume(text))
+        n_uts = consume(text)
+        t_floor = best_of(lambda text=text: peers.floor(text))
+        rows.append(
+            f"| uts58 find_links, {label} 1 MB | {1 / t_uts:.1f} MB/s, {n_uts:,} links | "
+            f"{t_floor / t_uts:.2f} of the speed of a bare regex pass over candidate characters "
+            f"({1 / t_floor:.0f} MB/s) |"
+        )
+        for name, peer in available.items():
+            if isinstance(peer, str):
+                rows.append(f"| {name}, {label} | {peer} | — |")
+                continue
+            t = best_of(lambda text=text, peer=peer: peer(text), repeat=1)
+            n = peer(text)
+            ratio = t / t_uts
+            target = ""
+            if name == "linkify-it-py":
+                met = ratio >= 10
+                ok &= met
+                target = f"uts58 ≥ 10× faster: {'met' if met else 'NOT MET'}"
+            rows.append(
+                f"| {name}, {label} 1 MB | {1 / t:.2f} MB/s, {n:,} links | uts58 is {ratio:.1f}× faster {target} |"
+            )
+    return rows, ok
+
+
+_TIMING_PROBE = """
+import json, time
+t0 = time.perf_counter()
+import uts58
+t1 = time.perf_counter()
+list(uts58.find_links("see bücher.de/straße and x@example.com"))
+t2 = time.perf_counter()
+print(json.dumps([t1 - t0, t2 - t1]))
+"""
+
+_MEMORY_PROBE = """
+import json, tracemalloc
+tracemalloc.start()
+import uts58
+list(uts58.find_links("see bücher.de/straße and x@example.com"))
+uts58.linkify("see example.com"); uts58.format_url("https://example.com/%C3%A9")
+print(json.dumps(tracemalloc.get_traced_memory()[0]))
+"""
+
+
+def _probe(code: str) -> object:
+    import json
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def bench_start_up() -> tuple[list[str], bool]:
+    """Import time and first call (best of 5 fresh interpreters), and the
+    memory of everything loaded (tracemalloc, which slows the run down)."""
+    runs = [_probe(_TIMING_PROBE) for _ in range(5)]
+    imp = min(r[0] for r in runs)  # type: ignore[index]
+    first = min(r[1] for r in runs)  # type: ignore[index]
+    memory = _probe(_MEMORY_PROBE)
+    assert isinstance(memory, int)
+    checks = (imp <= 0.050, first <= 0.300, memory <= 15 * MB)
+    verdict = ["met" if c else "NOT MET" for c in checks]
+    return [
+        f"| import uts58 (fresh interpreter, best of 5) | {imp * 1000:.0f} ms | ≤ 50 ms: {verdict[0]} |",
+        f"| first find_links call (tables, TLDs, PSL loaded) | {first * 1000:.0f} ms | ≤ 300 ms: {verdict[1]} |",
+        f"| memory of everything loaded (tracemalloc) | {memory / MB:.1f} MB | ≤ 15 MB: {verdict[2]} |",
+    ], all(checks)
+
+
+def bench_linkify() -> tuple[list[str], bool]:
+    text = corpus.prose(2 * MB)
+    uts58.linkify(text[:1000])
+    t_find = best_of(lambda: consume(text))
+    t_linkify = best_of(lambda: uts58.linkify(text))
+    met = t_linkify <= 1.5 * t_find
+    return [
+        f"| linkify (HTML, default policy), multilingual 2 MB | {2 / t_linkify:.1f} MB/s | "
+        f"{t_linkify / t_find:.2f}× find_links (≤ 1.5: {'met' if met else 'NOT MET'}) |"
+    ], met
+
+
 def main() -> int:
     header = (
         f"uts58 {uts58.__version__}, Python {platform.python_version()}, {platform.machine()}, {platform.platform()}"
@@ -164,7 +255,16 @@ def main() -> int:
     lines = [header, "", "| benchmark | result | target |", "|---|---|---|"]
     print("\n".join(lines), flush=True)
     ok = True
-    for section in (bench_format_url, bench_find_link_end, bench_find_email_start, bench_find_links):
+    sections = (
+        bench_start_up,
+        bench_format_url,
+        bench_find_link_end,
+        bench_find_email_start,
+        bench_find_links,
+        bench_linkify,
+        bench_peers,
+    )
+    for section in sections:
         result = section()
         rows, met = result if isinstance(result, tuple) else (result, True)
         ok &= met

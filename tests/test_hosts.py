@@ -88,3 +88,8 @@ def test_run_start_is_bounded_and_exact() -> None:
     assert run_start(pattern, text, 500, len(text) - 1) == 500
     assert run_start(pattern, "aaa", 0, 3) == 0
     assert run_start(pattern, "xa", 0, 2) == 1
+
+
+def test_domain_to_ascii_takes_a_host_only() -> None:
+    for not_a_domain in ["a.com:80", "a.com/x", "user@a.com", "a.com?q", "[::1]", "a%2Ecom", "a\\b.com"]:
+        assert domain_to_ascii(not_a_domain) is None, not_a_domain

@@ -31,7 +31,7 @@ def test_many_random_cuts_of_the_whole_file() -> None:
     rng = random.Random(58)
     for _ in range(30):
         cuts = sorted(rng.sample(range(len(text)), rng.randint(1, 200)))
-        chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+        chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
         assert spans(find_links_in_stream(chunks)) == expected
     assert spans(find_links_in_stream(iter(text))) == expected  # one character at a time
 

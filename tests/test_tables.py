@@ -92,3 +92,18 @@ def test_another_version_directory_needs_no_code_change(tmp_path: Path, monkeypa
     assert props.link_term("\u2e62") is LinkTerm.Open
     assert props.link_bracket("\u2e63") == "\u2e62"
     assert uts58.link_term("\u2e62") is LinkTerm.Hard  # unassigned in 17.0.0
+
+
+def test_lazy_package_exports() -> None:
+    """``import uts58`` loads nothing heavy; every public name resolves."""
+    import subprocess
+
+    probe = "import sys, uts58; print(sorted(m for m in sys.modules if m.startswith('uts58.')))"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+    assert set(uts58.__all__) == set(uts58._EXPORTS)
+    for name in uts58.__all__:
+        assert getattr(uts58, name) is not None
+    assert callable(uts58.linkify) and uts58.linkify.__module__ == "uts58.linkifier"
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        uts58.nope  # noqa: B018

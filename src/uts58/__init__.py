@@ -18,26 +18,46 @@ Low-level algorithms of UTS #58, version 17.0:
 'https://ja.wikipedia.org/wiki/アルベルト%29'
 """
 
-from .detection import DEFAULT_SCHEMES, Link, find_emails, find_links, find_urls
-from .email import find_email_start, format_email
-from .escaping import format_parts, format_url, minimal_escape_parts, percent_escape
-from .linkify import linkify, linkify_html
-from .migration import refine_end
-from .properties import (
-    DEFAULT_UNICODE_VERSION,
-    LinkProperties,
-    LinkTerm,
-    available_versions,
-    is_link_email,
-    link_bracket,
-    link_properties,
-    link_term,
-)
-from .security import Policy, Reason, check_link
-from .stream import find_links_in_file, find_links_in_stream
-from .termination import OPEN_STACK_LIMIT, find_link_end
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# Public name -> the module that defines it.  Modules load on first use
+# (PEP 562), so that ``import uts58`` stays cheap; tables load with them.
+_EXPORTS = {
+    "DEFAULT_SCHEMES": "detection",
+    "Link": "detection",
+    "find_emails": "detection",
+    "find_links": "detection",
+    "find_urls": "detection",
+    "find_email_start": "email",
+    "format_email": "email",
+    "format_parts": "escaping",
+    "format_url": "escaping",
+    "minimal_escape_parts": "escaping",
+    "percent_escape": "escaping",
+    "linkify": "linkifier",
+    "linkify_html": "linkifier",
+    "refine_end": "migration",
+    "DEFAULT_UNICODE_VERSION": "properties",
+    "LinkProperties": "properties",
+    "LinkTerm": "properties",
+    "available_versions": "properties",
+    "is_link_email": "properties",
+    "link_bracket": "properties",
+    "link_properties": "properties",
+    "link_term": "properties",
+    "Policy": "security",
+    "Reason": "security",
+    "check_link": "security",
+    "find_links_in_file": "stream",
+    "find_links_in_stream": "stream",
+    "OPEN_STACK_LIMIT": "termination",
+    "find_link_end": "termination",
+}
 
 __all__ = [
     "DEFAULT_SCHEMES",
@@ -70,3 +90,37 @@ __all__ = [
     "percent_escape",
     "refine_end",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'uts58' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
+
+if TYPE_CHECKING:
+    from .detection import DEFAULT_SCHEMES, Link, find_emails, find_links, find_urls
+    from .email import find_email_start, format_email
+    from .escaping import format_parts, format_url, minimal_escape_parts, percent_escape
+    from .linkifier import linkify, linkify_html
+    from .migration import refine_end
+    from .properties import (
+        DEFAULT_UNICODE_VERSION,
+        LinkProperties,
+        LinkTerm,
+        available_versions,
+        is_link_email,
+        link_bracket,
+        link_properties,
+        link_term,
+    )
+    from .security import Policy, Reason, check_link
+    from .stream import find_links_in_file, find_links_in_stream
+    from .termination import OPEN_STACK_LIMIT, find_link_end

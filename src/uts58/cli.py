@@ -14,7 +14,7 @@ from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_form
 from .detection import Link, find_links
 from .email import format_email
 from .escaping import format_url
-from .linkify import linkify
+from .linkifier import linkify
 from .parallel import DEFAULT_BLOCK, DecodeError, check_utf8, decode, detect_blocks, plan_blocks
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, check_link
@@ -247,7 +247,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", choices=("urls", "emails"), help="report only this kind of link")
     p.add_argument("-j", "--jobs", type=int, default=1, help="processes to use (default: %(default)s)")
     p.add_argument(
-        "--block-size", type=int, default=DEFAULT_BLOCK, help="bytes per unit of work, cut at a newline (default: 4 MiB)"
+        "--block-size",
+        type=int,
+        default=DEFAULT_BLOCK,
+        help="bytes per unit of work, cut at a newline (default: 4 MiB)",
     )
     p.set_defaults(run=_cmd_detect)
 

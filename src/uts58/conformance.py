@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from .detection import find_links
@@ -40,10 +39,10 @@ TEST_VERSIONS = ("17.0.0", "dev")
 
 def data_file(version: str, name: str) -> Path:
     """Path of a bundled data file, e.g. ``data_file("dev", "LinkDetectionTest.txt")``."""
-    path = resources.files("uts58") / "data" / version / name
+    path = Path(__file__).parent / "data" / version / name
     if not path.is_file():
         raise FileNotFoundError(f"no bundled file {version}/{name}")
-    return Path(str(path))
+    return path
 
 
 # --------------------------------------------------------------------------

@@ -16,11 +16,9 @@ from collections.abc import Iterable, Iterator
 from typing import Literal
 from urllib.parse import quote
 
-import ada_url
-
 from ._checks import check_str
 from .email import _find_email_start, format_email
-from .escaping import SPECIAL_SCHEMES, format_url
+from .escaping import SPECIAL_SCHEMES, _format_url
 from .hosts import (
     LABEL_SEPARATORS,
     DomainRules,
@@ -69,7 +67,19 @@ class Link:
     ('https://xn--bcher-kva.de/stra%C3%9Fe', 'bücher.de/straße')
     """
 
-    __slots__ = ("_ascii_host", "_display", "_href", "_version", "end", "host", "kind", "scheme", "start", "text")
+    __slots__ = (
+        "_ascii_host",
+        "_display",
+        "_href",
+        "_tlds",
+        "_version",
+        "end",
+        "host",
+        "kind",
+        "scheme",
+        "start",
+        "text",
+    )
 
     start: int
     end: int
@@ -78,6 +88,7 @@ class Link:
     scheme: str | None
     host: str
     _ascii_host: str
+    _tlds: frozenset[str] | None  # the TLD set the host was validated with
     _version: str
     _href: str | None
     _display: str | None
@@ -93,6 +104,7 @@ class Link:
         *,
         ascii_host: str | None = None,
         unicode_version: str = DEFAULT_UNICODE_VERSION,
+        tlds: frozenset[str] | None = None,
     ) -> None:
         for name, value in (
             ("start", start),
@@ -103,6 +115,7 @@ class Link:
             ("host", host),
             ("_ascii_host", ascii_host or host),
             ("_version", unicode_version),
+            ("_tlds", tlds),
             ("_href", None),
             ("_display", None),
         ):
@@ -136,6 +149,7 @@ class Link:
             self.host,
             ascii_host=self._ascii_host,
             unicode_version=self._version,
+            tlds=self._tlds,
         )
 
     @property
@@ -148,9 +162,9 @@ class Link:
                 if self.scheme is not None:
                     local = local[len(self.scheme) + 1 :]
                 href = "mailto:" + quote(local, safe=_MAILTO_SAFE) + "@" + self._ascii_host
+                object.__setattr__(self, "_href", href)
             else:
-                href = ada_url.URL(self.text if self.scheme else "https://" + self.text).href
-            object.__setattr__(self, "_href", href)
+                href = self._url_forms()[0]
         return href
 
     @property
@@ -160,10 +174,18 @@ class Link:
         if display is None:
             if self.kind == "email":
                 display = format_email(self.text, unicode_version=self._version)
+                object.__setattr__(self, "_display", display)
             else:
-                display = format_url(self.text, unicode_version=self._version)
-            object.__setattr__(self, "_display", display)
+                display = self._url_forms()[1]
         return display
+
+    def _url_forms(self) -> tuple[str, str]:
+        # One WHATWG parse gives both forms (a scheme-less link is parsed as
+        # https: its href has the scheme, its display keeps none).
+        href, display = _format_url(self.text, link_properties(self._version))
+        object.__setattr__(self, "_href", href)
+        object.__setattr__(self, "_display", display)
+        return href, display
 
 
 def find_links(
@@ -331,6 +353,7 @@ class _Scanner:
             host,
             ascii_host=ascii_host,
             unicode_version=self.props.version,
+            tlds=self.rules.tlds,
         )
 
     # -- candidates ----------------------------------------------------
@@ -415,5 +438,6 @@ class _Scanner:
             unicode_host,
             ascii_host=ascii_host,
             unicode_version=self.props.version,
+            tlds=self.rules.tlds,
         )
         return link, host_end

@@ -77,13 +77,18 @@ def minimal_escape_parts(
         raise TypeError(f"directives must be a sequence of str, not {type(directives).__name__}")
     for d in directives:
         check_str(d, "directives[]")
+    return _minimal_escape(path, query, fragment, directives, link_properties(unicode_version))
+
+
+def _minimal_escape(
+    path: str | None, query: str | None, fragment: str | None, directives: Sequence[str], props: LinkProperties
+) -> str:
     if directives and fragment is None:
         fragment = ""
     parts: list[tuple[Part, str]] = [
         (part, value) for part, value in ((PATH, path), (QUERY, query), (FRAGMENT, fragment)) if value is not None
     ]
     parts += [(DIRECTIVE, d) for d in directives]
-    props = link_properties(unicode_version)
     out: list[str] = []
     for k, (part, value) in enumerate(parts):
         out.append(part.initiator)
@@ -97,7 +102,7 @@ def _escape_part(s: str, part: Part, is_last: bool, props: LinkProperties, out: 
     Include and Soft characters are copied as they are, in slices."""
     copied = 0
     open_stack: list[str] = []
-    for m in part_patterns(props)[part].special.finditer(s):
+    for m in part_patterns(props, part).special.finditer(s):
         i = m.start()
         ch = s[i]
         if match_at(part.terminators, s, i):
@@ -193,6 +198,15 @@ _ESCAPE_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):(?![0-9])")
 _AUTHORITY_END = re.compile(r"[/\\?#]")
 _STRIP = "".join(map(chr, range(0x21)))
+_TAB_NEWLINE = re.compile("[\t\n\r]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# The WHATWG serialization of a special URL (what ada.normalize_url returns).
+_HREF = re.compile(
+    r"(?P<scheme>[a-z][a-z0-9+.\-]*)://(?:(?P<userinfo>[^@/?#]*)@)?(?P<host>\[[^\]/?#]*\]|[^:/?#]*)"
+    r"(?::(?P<port>[0-9]*))?(?P<path>[^?#]*)(?:\?(?P<query>[^#]*))?(?:#(?P<fragment>.*))?",
+    re.S,
+)
+_IPV4 = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+\Z")
 
 
 def _utf8_length(lead: int) -> int:
@@ -259,10 +273,16 @@ def format_url(url: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> s
     Raises ValueError when the URL does not parse or has another scheme.
     """
     check_str(url, "url")
+    return _format_url(url, link_properties(unicode_version))[1]
+
+
+def _format_url(url: str, props: LinkProperties) -> tuple[str, str]:
+    """(WHATWG href, minimally escaped display form) of ``url``: one parse for both."""
     # WHATWG URL parsing works on scalar values and strips C0 and space at
     # both ends and tabs and newlines anywhere.
-    cleaned = re.sub("[\t\n\r]", "", url.strip(_STRIP))
-    cleaned = re.sub("[\ud800-\udfff]", "\ufffd", cleaned)
+    cleaned = url.strip(_STRIP)
+    if not cleaned.isascii() or "\t" in cleaned or "\n" in cleaned or "\r" in cleaned:
+        cleaned = _SURROGATE.sub("\ufffd", _TAB_NEWLINE.sub("", cleaned))
     m = _SCHEME.match(cleaned)
     if m:
         scheme = m.group(1).lower()
@@ -272,20 +292,23 @@ def format_url(url: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> s
     else:
         to_parse, after_scheme, show_scheme = "https://" + cleaned, 0, False
     try:
-        c = ada_url.parse_url(to_parse)
+        # The WHATWG parser (ada) does all the parsing; its serialization has
+        # a fixed grammar that _HREF splits exactly.
+        href = ada_url.normalize_url(to_parse)
     except ValueError:
         raise ValueError(f"url is not a valid URL: {url!r}") from None
-    if not c["hostname"]:
+    c = _HREF.match(href)
+    if c is None or not c["host"]:
         raise ValueError(f"url has no host: {url!r}")
 
     out = []
     if show_scheme:
-        out.append(c["protocol"] + "//")
-    if c["username"] or c["password"]:
-        out.append(c["username"] + (":" + c["password"] if c["password"] else "") + "@")
-    host = c["hostname"]
-    out.append(domain_to_unicode(host) if c["host_type"] == ada_url.HostType.DEFAULT else host)
-    if c["port"]:
+        out.append(c["scheme"] + "://")
+    if c["userinfo"] is not None:
+        out.append(c["userinfo"] + "@")
+    host = c["host"]
+    out.append(host if host[0] == "[" or _IPV4.match(host) else domain_to_unicode(host))
+    if c["port"] is not None:
         out.append(":" + c["port"])
 
     # WHATWG serializes an absent path of a special URL as "/": keep the
@@ -294,15 +317,13 @@ def format_url(url: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> s
     end = _AUTHORITY_END.search(rest)
     has_path = end is not None and end.group() in "/\\"
 
-    href = c["href"]
-    q_at, h_at = href.find("?"), href.find("#")
-    has_query = q_at >= 0 and (h_at < 0 or q_at < h_at)
-    path = _decode(c["pathname"][1:], _DECODABLE_ASCII[PATH]) if has_path or c["pathname"] != "/" else None
-    query = _decode(c["search"][1:], _DECODABLE_ASCII[QUERY]) if has_query else None
+    pathname = c["path"]
+    path = _decode(pathname[1:], _DECODABLE_ASCII[PATH]) if has_path or pathname != "/" else None
+    query = None if c["query"] is None else _decode(c["query"], _DECODABLE_ASCII[QUERY])
     fragment = None
     directives: list[str] = []
-    if h_at >= 0:
+    if c["fragment"] is not None:
         # ":" is never decoded in a fragment, so a literal ":~:" here is syntax.
-        fragment, *directives = _decode(c["hash"][1:], _DECODABLE_ASCII[FRAGMENT]).split(":~:")
-    out.append(minimal_escape_parts(path, query, fragment, directives, unicode_version=unicode_version))
-    return "".join(out)
+        fragment, *directives = _decode(c["fragment"], _DECODABLE_ASCII[FRAGMENT]).split(":~:")
+    out.append(_minimal_escape(path, query, fragment, directives, props))
+    return href, "".join(out)

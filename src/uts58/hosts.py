@@ -39,6 +39,7 @@ __all__ = [
 LABEL_SEPARATORS = ".\u3002\uff0e\uff61"
 _SEPARATOR = re.compile("[" + LABEL_SEPARATORS + "]")
 _MAX_LABEL, _MAX_DOMAIN = 63, 253  # octets of the A-label form (RFC 1035)
+_IPV4 = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+\Z")
 _PLAIN_ASCII_DOMAIN = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
 
 
@@ -50,14 +51,18 @@ def domain_to_ascii(domain: str) -> str | None:
     >>> domain_to_ascii("Bücher.DE"), domain_to_ascii("exa mple.com")
     ('xn--bcher-kva.de', None)
     """
+    if any(c in domain for c in ":/?#@\\[]%"):
+        return None  # more than a host (port, path, userinfo) or not a domain
     try:
-        parsed = ada_url.parse_url("http://" + domain + "/")
+        href = ada_url.normalize_url("http://" + domain + "/")
     except ValueError:
         return None
-    if parsed["host_type"] != ada_url.HostType.DEFAULT or parsed["port"] or parsed["pathname"] != "/":
+    # The serialization is "http://HOST/" exactly when the input was a host
+    # alone; an IP address serializes as dotted digits or in brackets.
+    host = href[7:-1]
+    if not host or not href.endswith("/") or any(c in host for c in ":/?#[@") or _IPV4.match(host):
         return None
-    host: str = parsed["hostname"]
-    return host or None
+    return host
 
 
 def domain_to_unicode(ascii_domain: str) -> str:

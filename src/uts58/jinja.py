@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .linkify import linkify
+from .linkifier import linkify
 
 __all__ = ["linkify_filter", "mark_safe"]
 
@@ -52,7 +52,7 @@ def linkify_filter(value: Any, **options: Any) -> str:
     if value is None:
         return mark_safe("")
     if hasattr(value, "__html__"):
-        from .linkify import linkify_html
+        from .linkifier import linkify_html
 
         return mark_safe(linkify_html(str(value.__html__()), **options))
     return mark_safe(linkify(str(value), **options))

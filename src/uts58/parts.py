@@ -70,24 +70,22 @@ def _bmp(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 @cache
-def part_patterns(props: LinkProperties) -> dict[Part, PartPatterns]:
+def part_patterns(props: LinkProperties, part: Part) -> PartPatterns:
+    """The patterns of ``part`` (compiled on first use, then cached)."""
     include = _bmp(props.ranges(LinkTerm.Include))
     soft = _bmp(props.ranges(LinkTerm.Soft))
-    out = {}
-    for part in PARTS:
-        starts = "".join(sorted({seq[0] for seq in part.terminators + part.clear_stack_open}))
-        include_p = minus(include, starts)
-        soft_p = minus(soft, starts)
-        inc, sft = char_class(include_p), char_class(soft_p)
-        # Single-character classes only, and Include/Soft disjoint: the
-        # repeats are unambiguous (linear) and run in the regex engine's
-        # fast single-character loop.  The classes hold the BMP only: the
-        # engine tests a BMP character against a bitmap, but tests each of
-        # the hundreds of supplementary ranges in turn, which made every
-        # miss cost ~1 µs.  Supplementary characters are rare in URLs and
-        # go through the (linear) Python loop instead.
-        out[part] = PartPatterns(
-            run=re.compile(f"({inc}*(?:{sft}+{inc}+)*){sft}*"),
-            special=re.compile(char_class(sorted(include_p + soft_p), negate=True)),
-        )
-    return out
+    starts = "".join(sorted({seq[0] for seq in part.terminators + part.clear_stack_open}))
+    include_p = minus(include, starts)
+    soft_p = minus(soft, starts)
+    inc, sft = char_class(include_p), char_class(soft_p)
+    # Single-character classes only, and Include/Soft disjoint: the
+    # repeats are unambiguous (linear) and run in the regex engine's
+    # fast single-character loop.  The classes hold the BMP only: the
+    # engine tests a BMP character against a bitmap, but tests each of
+    # the hundreds of supplementary ranges in turn, which made every
+    # miss cost ~1 µs.  Supplementary characters are rare in URLs and
+    # go through the (linear) Python loop instead.
+    return PartPatterns(
+        run=re.compile(f"({inc}*(?:{sft}+{inc}+)*){sft}*"),
+        special=re.compile(char_class(sorted(include_p + soft_p), negate=True)),
+    )

@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 __all__ = [
     "DEFAULT_UNICODE_VERSION",
@@ -54,19 +54,26 @@ def _module_name(version: str) -> str:
 
 def available_versions() -> tuple[str, ...]:
     """Unicode versions whose tables are bundled, e.g. ``('17.0.0',)``."""
-    found = []
-    for entry in resources.files("uts58._tables").iterdir():
-        name = entry.name
-        if name.startswith("v") and name.endswith(".py"):
-            found.append(name[1:-3].replace("_", "."))
-    return tuple(sorted(found))
+    tables = Path(__file__).parent / "_tables"
+    return tuple(sorted(p.stem[1:].replace("_", ".") for p in tables.glob("v*.py")))
+
+
+# Characters that mean something inside a regex character class.
+_CLASS_SPECIAL = frozenset("\\]^-[")
+
+
+def _class_char(cp: int) -> str:
+    ch = chr(cp)
+    return "\\" + ch if ch in _CLASS_SPECIAL else ch
 
 
 def char_class(ranges: Iterable[tuple[int, int]], negate: bool = False) -> str:
-    """A regex character class for inclusive code point ranges."""
+    """A regex character class for inclusive code point ranges.  Characters
+    are written as themselves (escaped only where the class syntax needs it):
+    long classes compile several times faster than with ``\\U`` escapes."""
     parts = []
     for first, last in ranges:
-        parts.append(f"\\U{first:08x}" if first == last else f"\\U{first:08x}-\\U{last:08x}")
+        parts.append(_class_char(first) if first == last else f"{_class_char(first)}-{_class_char(last)}")
     return ("[^" if negate else "[") + "".join(parts) + "]"
 
 

@@ -241,7 +241,7 @@ def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
         rules = DomainRules(tlds, host_patterns(link_properties(policy.unicode_version)).label)
         if ascii_host.rsplit(".", 1)[-1] not in tlds:
             reasons.append(Reason(UNKNOWN_TLD, f"TLD .{tld} is not in the accepted set"))
-        elif rules.check(ascii_host) is None:
+        elif link._tlds is not tlds and rules.check(ascii_host) is None:  # detection checked it already
             reasons.append(Reason(NOT_REGISTRABLE, f"{host} is not a registrable domain"))
     for label in labels:
         if _ASCII_LABEL.match(label):

@@ -38,13 +38,12 @@ def _find_link_end(text: str, start: int, props: LinkProperties) -> int:
     for syntax sequences, brackets and the final Hard character.
     """
     n = len(text)
-    patterns = part_patterns(props)
     # Decision (docs/decisions.md): lastSafe starts at the end of the host.
     last_safe = start
     part: Part | None = None
     previous_part: Part | None = None
     open_stack: list[str] = []
-    run = patterns[PATH].run.match
+    run = part_patterns(props, PATH).run.match
     i = start
     while i < n:
         if part is not None:
@@ -62,7 +61,7 @@ def _find_link_end(text: str, start: int, props: LinkProperties) -> int:
             if initiator is None:
                 return last_safe
             part = _PART_BY_INITIATOR[initiator]
-            run = patterns[part].run.match
+            run = part_patterns(props, part).run.match
             if part is DIRECTIVE and previous_part not in (FRAGMENT, DIRECTIVE):
                 return last_safe
             i += len(initiator)

@@ -1,0 +1,61 @@
+"""Link detection on Dask collections (install ``uts58[dask]``).
+
+>>> import pandas as pd, dask.dataframe as dd
+>>> df = dd.from_pandas(pd.DataFrame({"body": ["see bücher.de", "x@example.com, a.com"]}), npartitions=2)
+>>> out = add_link_columns(df, "body").compute()
+>>> out["links_count"].tolist(), [l["text"] for l in out["links"].iloc[1]]
+([1, 2], ['x@example.com', 'a.com'])
+
+The work runs where Dask runs it (threads, processes or a ``distributed``
+cluster); each worker loads the uts58 tables once.  Dask is not a dependency
+of uts58 itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .detection import find_links
+
+__all__ = ["add_link_columns", "link_records", "links_bag"]
+
+
+def link_records(text: Any, **options: Any) -> list[dict[str, Any]]:
+    """The links of one document as plain records (picklable, Arrow-friendly).
+    A missing value (None, NaN) has no links."""
+    if not isinstance(text, str):
+        return []
+    return [
+        {"start": link.start, "end": link.end, "kind": link.kind, "text": link.text, "href": link.href}
+        for link in find_links(text, **options)
+    ]
+
+
+def add_link_columns(df: Any, column: str, *, prefix: str = "links", **options: Any) -> Any:
+    """A Dask DataFrame with two more columns: ``{prefix}`` (the list of link
+    records of ``df[column]``) and ``{prefix}_count``.  ``options`` are those
+    of :func:`uts58.find_links`."""
+    import pandas as pd
+
+    if column not in df.columns:
+        raise KeyError(f"column {column!r} is not in the DataFrame")
+    find_links("", **options)  # check the options here, not on a worker
+
+    def partition(part: pd.DataFrame) -> pd.DataFrame:
+        records = [link_records(text, **options) for text in part[column]]
+        part = part.copy()
+        part[prefix] = pd.Series(records, index=part.index, dtype=object)
+        part[f"{prefix}_count"] = pd.Series([len(r) for r in records], index=part.index, dtype="int64")
+        return part
+
+    meta = df._meta.copy()
+    meta[prefix] = pd.Series([], dtype=object)
+    meta[f"{prefix}_count"] = pd.Series([], dtype="int64")
+    return df.map_partitions(partition, meta=meta)
+
+
+def links_bag(bag: Any, **options: Any) -> Any:
+    """A Dask Bag of documents (str) to a Bag of their lists of link records;
+    ``.flatten()`` gives one record per link."""
+    find_links("", **options)
+    return bag.map(link_records, **options)
