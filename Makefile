@@ -33,6 +33,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
 	$(BIN)/python bench/run.py --write
 
 # Regenerate the property tables from src/uts58/data/<version>/.

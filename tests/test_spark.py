@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 
 import pytest
 
@@ -16,7 +17,9 @@ from uts58 import find_links  # noqa: E402
 from uts58.spark import links_udf  # noqa: E402
 
 
-def test_links_udf() -> None:
+def test_links_udf(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Python workers must run this interpreter, where uts58 is installed.
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
     spark = SparkSession.builder.master("local[2]").appName("uts58-test").getOrCreate()
     try:
         docs = ["see bücher.de/straße.", "x@example.com and https://ja.wikipedia.org/wiki/東京", "", None]

@@ -137,6 +137,10 @@ class DomainRules:
         """The A-label form of ``name`` (labels separated by any of
         :data:`LABEL_SEPARATORS`, no trailing separator) if it is a
         linkable domain, else None."""
+        if len(name) > 4 * _MAX_DOMAIN:
+            # Too long whatever UTS #46 does: mapping never shortens a label
+            # and NFC composes at most three characters into one (Hangul).
+            return None
         labels = _SEPARATOR.split(name)
         if len(labels) < 2:
             return None

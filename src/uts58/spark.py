@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd  # PySpark resolves the UDF's type hints in this module
+
 from .dask import link_records
 from .detection import find_links
 
@@ -29,7 +31,6 @@ LINK_SCHEMA = "array<struct<start:int,end:int,kind:string,text:string,href:strin
 
 def links_udf(**options: Any) -> Any:
     """A pandas UDF from a string column to its links (``options`` of :func:`uts58.find_links`)."""
-    import pandas as pd
     from pyspark.sql.functions import pandas_udf
 
     find_links("", **options)  # check the options on the driver
