@@ -18,7 +18,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from .detection import Link, _Scanner
@@ -215,6 +215,41 @@ def _scripts_allowed(scripts: set[str], level: str) -> bool:
 _ASCII_LABEL = re.compile(r"[A-Za-z0-9-]*\Z")
 
 
+_SEPARATORS = re.compile("[" + LABEL_SEPARATORS + "]")
+
+
+@lru_cache(maxsize=16)
+def _rules(tlds: frozenset[str], version: str) -> DomainRules:
+    return DomainRules(tlds, host_patterns(link_properties(version)).label)
+
+
+# The checks of one label depend on the label and the switches only; the same
+# domains come back again and again in real text, so the answers are kept
+# (bounded, and a pure function of its arguments: safe to share by threads).
+@lru_cache(maxsize=4096)
+def _label_reasons(
+    label: str, identifier_status: bool, restriction: str | None, confusables: bool, version: str
+) -> tuple[Reason, ...]:
+    data = _data(version)
+    reasons = []
+    if identifier_status:
+        bad = [c for c in label if not _in(data.allowed, ord(c))]
+        if bad:
+            names = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(bad))
+            reasons.append(Reason(IDENTIFIER_STATUS, f"label {label!r} has {names}, not Identifier_Status=Allowed"))
+    if restriction:
+        scripts = {_script(data, ord(c)) for c in label} - {"Common", "Inherited"}
+        if not _scripts_allowed(scripts, restriction):
+            reasons.append(
+                Reason(MIXED_SCRIPT, f"label {label!r} mixes {', '.join(sorted(scripts))} ({restriction} restrictive)")
+            )
+    if confusables:
+        skel = skeleton(label, unicode_version=version)
+        if skel.isascii() and _ASCII_LABEL.match(skel):
+            reasons.append(Reason(CONFUSABLE, f"label {label!r} looks like the ASCII {skel!r}"))
+    return tuple(reasons)
+
+
 def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
     """The reasons ``link`` fails ``policy`` (default: :meth:`Policy.default`);
     an empty list means the link passes.
@@ -232,38 +267,22 @@ def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
     reasons: list[Reason] = []
     host = link.host
     is_domain = not (host.startswith("[") or host == "localhost" or host.replace(".", "").isdigit())
-    labels = re.split("[" + LABEL_SEPARATORS + "]", host) if is_domain else []
+    labels = _SEPARATORS.split(host) if is_domain else []
     tld = labels[-1].lower() if labels else ""
 
     if is_domain:
         ascii_host = link._ascii_host
         tlds = policy.known_tlds if policy.known_tlds is not None else default_tlds()
-        rules = DomainRules(tlds, host_patterns(link_properties(policy.unicode_version)).label)
         if ascii_host.rsplit(".", 1)[-1] not in tlds:
             reasons.append(Reason(UNKNOWN_TLD, f"TLD .{tld} is not in the accepted set"))
-        elif link._tlds is not tlds and rules.check(ascii_host) is None:  # detection checked it already
+        elif link._tlds is not tlds and _rules(tlds, policy.unicode_version).check(ascii_host) is None:
+            # (a link found by detection with these TLDs was checked already)
             reasons.append(Reason(NOT_REGISTRABLE, f"{host} is not a registrable domain"))
     for label in labels:
-        if _ASCII_LABEL.match(label):
-            continue  # ASCII letters, digits, hyphen: nothing to check
-        if policy.identifier_status:
-            bad = [c for c in label if not _in(data.allowed, ord(c))]
-            if bad:
-                names = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(bad))
-                reasons.append(Reason(IDENTIFIER_STATUS, f"label {label!r} has {names}, not Identifier_Status=Allowed"))
-        if policy.restriction:
-            scripts = {_script(data, ord(c)) for c in label} - {"Common", "Inherited"}
-            if not _scripts_allowed(scripts, policy.restriction):
-                reasons.append(
-                    Reason(
-                        MIXED_SCRIPT,
-                        f"label {label!r} mixes {', '.join(sorted(scripts))} ({policy.restriction} restrictive)",
-                    )
-                )
-        if policy.confusables:
-            skel = skeleton(label, unicode_version=policy.unicode_version)
-            if skel.isascii() and _ASCII_LABEL.match(skel):
-                reasons.append(Reason(CONFUSABLE, f"label {label!r} looks like the ASCII {skel!r}"))
+        if not _ASCII_LABEL.match(label):  # ASCII letters, digits, hyphen: nothing to check
+            reasons += _label_reasons(
+                label, policy.identifier_status, policy.restriction, policy.confusables, policy.unicode_version
+            )
     if policy.bidi == "reject" and data.bidi.search(link.text):
         reasons.append(Reason(BIDI_CONTROL, "the link holds a Bidi_Control character"))
     if (
