@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint bench tables check-tables clean
+.PHONY: demo test lint bench fuzz tables check-tables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,19 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
 	$(BIN)/python bench/run.py --write
+
+# Fuzzing: atheris on each target for FUZZ_SECONDS, then the Hypothesis
+# properties with the long profile.  Crashes are written to fuzz/crashes/.
+FUZZ_SECONDS ?= 150
+fuzz: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check atheris
+	mkdir -p fuzz/crashes fuzz/corpus
+	for t in find_links format_url linkify linkify_html; do \
+	  mkdir -p fuzz/corpus/$$t; \
+	  $(BIN)/python fuzz/fuzz_uts58.py $$t fuzz/corpus/$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -artifact_prefix=fuzz/crashes/$$t- -print_final_stats=1 || exit 1; \
+	done
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_promises.py
 
 # Regenerate the property tables from src/uts58/data/<version>/.
 tables: $(STAMP)

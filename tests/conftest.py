@@ -39,3 +39,16 @@ def data_dir() -> Path:
 def missing_default(path: Path) -> str | None:
     m = re.search(r"^# @missing: 0000\.\.10FFFF; (\S+)", path.read_text(encoding="utf-8"), re.M)
     return m.group(1) if m else None
+
+
+# Hypothesis: a deterministic profile for `make test` and CI, a long one for
+# `make fuzz` (HYPOTHESIS_PROFILE=fuzz).
+import os  # noqa: E402
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    "ci", derandomize=True, max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("fuzz", max_examples=20_000, deadline=None, suppress_health_check=list(HealthCheck))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -232,3 +232,67 @@ def test_progress_bar_only_on_a_terminal() -> None:
     update(40)
     update(None)
     assert "uts58 detect" in term.getvalue() and "100/100" in term.getvalue()
+
+
+def test_output_file_is_written_atomically(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("see example.com\n", encoding="utf-8")
+    out = tmp_path / "out.html"
+    code, stdout, _ = run(capsys, "linkify", str(src), "-o", str(out))
+    assert code == 0 and stdout == ""
+    assert out.read_text(encoding="utf-8") == 'see <a href="https://example.com/">example.com</a>\n'
+    # A failing run leaves the previous file as it was, and no temporary file.
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"ok \xff")
+    code, _, err = run(capsys, "linkify", str(src), str(bad), "-o", str(out))
+    assert code == 2 and "invalid UTF-8 at byte offset 3" in err
+    assert out.read_text(encoding="utf-8") == 'see <a href="https://example.com/">example.com</a>\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt", "in.txt", "out.html"]
+    code, _, err = run(capsys, "detect", str(src), "-o", str(tmp_path / "no" / "dir" / "x.txt"))
+    assert code == 2 and "No such file or directory" in err
+
+
+def test_interrupt_leaves_no_partial_output(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("a.com\n" * 100, encoding="utf-8")
+    out = tmp_path / "out.txt"
+    import uts58.cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(uts58.cli, "mark_links", interrupted)
+    code, stdout, err = run(capsys, "detect", str(src), "-o", str(out))
+    assert code == 130 and stdout == "" and err.strip() == "uts58 detect: interrupted"
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["in.txt"]
+
+
+def test_errors_replace(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"see example.com \xff and x@example.org\n")
+    code, out, _ = run(capsys, "detect", "--errors", "replace", str(bad))
+    assert code == 0 and out == "see ⸠example.com⸡ \ufffd and ⸠x@example.org⸡\n"
+    code, out, _ = run(capsys, "linkify", "--errors", "replace", str(bad))
+    assert code == 0 and "\ufffd" in out and out.count("<a ") == 2
+
+
+def test_unreadable_input_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import builtins
+
+    real_open = builtins.open
+    locked = tmp_path / "locked.txt"
+    locked.write_text("x", encoding="utf-8")
+
+    def guarded_open(file: object, *args: object, **kwargs: object) -> object:
+        if str(file) == str(locked):
+            raise PermissionError(13, "Permission denied")
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(builtins, "open", guarded_open)
+    code, out, err = run(capsys, "linkify", str(locked))
+    assert code == 2 and out == ""
+    assert err == f"uts58 linkify: {locked}: Permission denied\n"

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from typing import Any, TextIO
 
 from . import __version__
@@ -26,7 +29,7 @@ class CLIError(Exception):
     """A one-line error for the user; the command exits with status 2."""
 
 
-def read_text(path: str) -> str:
+def read_text(path: str, errors: str = "strict") -> str:
     """A UTF-8 file's text, or CLIError naming the file (and byte offset)."""
     try:
         with open(path, "rb") as f:
@@ -34,7 +37,7 @@ def read_text(path: str) -> str:
     except OSError as exc:
         raise CLIError(f"{path}: {exc.strerror or exc}") from None
     try:
-        return decode(data, path)
+        return decode(data, path, errors=errors)
     except DecodeError as exc:
         raise CLIError(str(exc)) from None
 
@@ -49,7 +52,7 @@ def _is_email(arg: str) -> bool:
 def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     items = list(args.items)
     if args.file is not None:
-        lines = read_text(args.file).splitlines()
+        lines = read_text(args.file, args.errors).splitlines()
         items += [line.strip() for line in lines if line.strip() and not line.startswith("#")]
     if not items:
         err.write("uts58 format: give URLs as arguments or with --file\n")
@@ -67,16 +70,16 @@ def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
-def _read_inputs(files: list[str]) -> Iterator[tuple[str, str]]:
+def _read_inputs(files: list[str], errors: str) -> Iterator[tuple[str, str]]:
     """(name, text) of each file, or of standard input when there is none."""
     if not files:
         try:
-            yield "<stdin>", decode(sys.stdin.buffer.read(), "<stdin>")
+            yield "<stdin>", decode(sys.stdin.buffer.read(), "<stdin>", errors=errors)
         except DecodeError as exc:
             raise CLIError(str(exc)) from None
         return
     for name in files:
-        yield name, read_text(name)
+        yield name, read_text(name, errors)
 
 
 def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -84,7 +87,7 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.jobs < 1:
         raise CLIError("--jobs must be at least 1")
     if not args.files:
-        (_, text), *_ = list(_read_inputs([]))
+        (_, text), *_ = list(_read_inputs([], args.errors))
         _write_links(out, args, text, [_record(link) for link in find_links(text, **options)], None, 0)
         return 0
     # Check every file before writing anything: an unreadable or undecodable
@@ -92,13 +95,14 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     blocks = []
     for name in args.files:
         try:
-            check_utf8(name)
+            if args.errors == "strict":
+                check_utf8(name)
             blocks += plan_blocks(name, args.block_size)
         except OSError as exc:
             raise CLIError(f"{name}: {exc.strerror or exc}") from None
         except DecodeError as exc:
             raise CLIError(str(exc)) from None
-    results = detect_blocks(blocks, options, jobs=args.jobs, keep_text=not args.json)
+    results = detect_blocks(blocks, options, jobs=args.jobs, keep_text=not args.json, errors=args.errors)
     progress = _progress(sum(b.end - b.start for b in blocks), err)
     base: dict[str, int] = {}
     for result in results:
@@ -160,7 +164,7 @@ _POLICIES = {"strict": Policy.strict, "default": Policy.default, "none": Policy.
 
 def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     policy = _POLICIES[args.policy]().with_options(unicode_version=args.unicode_version)
-    inputs = list(_read_inputs(args.files))
+    inputs = list(_read_inputs(args.files, args.errors))
     for _name, text in inputs:
         out.write(
             linkify(
@@ -227,6 +231,16 @@ def _cmd_conformance(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if failed else 0
 
 
+def _io_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", help="write here instead of standard output (atomically: all or nothing)")
+    p.add_argument(
+        "--errors",
+        choices=("strict", "replace"),
+        default="strict",
+        help="undecodable input: stop with its file and byte offset (strict), or read U+FFFD (replace)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="uts58",
@@ -252,12 +266,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_BLOCK,
         help="bytes per unit of work, cut at a newline (default: 4 MiB)",
     )
+    _io_options(p)
     p.set_defaults(run=_cmd_detect)
 
     p = sub.add_parser("linkify", help="write text files (or standard input) as HTML or Markdown with links")
     p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; standard input when none")
     p.add_argument("--markdown", action="store_true", help="write Markdown links instead of HTML")
     p.add_argument("--policy", choices=tuple(_POLICIES), default="default", help="§8 checks (default: %(default)s)")
+    _io_options(p)
     p.set_defaults(run=_cmd_linkify)
 
     p = sub.add_parser("check", help="tell whether each argument is a link and which §8 checks it fails")
@@ -268,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("format", help="print the minimally escaped form of URLs and email addresses")
     p.add_argument("items", nargs="*", metavar="URL", help="URL (any escaping) or email address")
     p.add_argument("-f", "--file", help="also read one URL or address per line (# starts a comment line)")
+    _io_options(p)
     p.set_defaults(run=_cmd_format)
 
     p = sub.add_parser("props", help="show Link_Term, Link_Bracket and Link_Email of each character")
@@ -280,13 +297,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _output(path: str | None) -> Iterator[TextIO]:
+    """Standard output, or ``path`` written atomically: a temporary file in
+    the same directory, renamed over ``path`` only when the command ends
+    well; on any error or Ctrl-C it is removed and ``path`` is untouched."""
+    if path is None:
+        yield sys.stdout
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".uts58-", dir=directory)
+    except OSError as exc:
+        raise CLIError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            yield f
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        status: int = args.run(args, sys.stdout, sys.stderr)
+        with _output(getattr(args, "output", None)) as out:
+            status: int = args.run(args, out, sys.stderr)
+            if status != 0 and getattr(args, "output", None) is not None:
+                raise CLIError(f"not writing {args.output}: the command failed")
     except CLIError as exc:
         sys.stderr.write(f"uts58 {args.command}: {exc}\n")
         return 2
+    except KeyboardInterrupt:
+        sys.stderr.write(f"uts58 {args.command}: interrupted\n")
+        return 130
     except BrokenPipeError:
         # Output piped into e.g. `head`: stop quietly, like other Unix tools.
         sys.stderr.close()

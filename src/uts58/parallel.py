@@ -30,9 +30,9 @@ class DecodeError(ValueError):
         self.name, self.offset = name, offset
 
 
-def decode(data: bytes, name: str, offset: int = 0) -> str:
+def decode(data: bytes, name: str, offset: int = 0, errors: str = "strict") -> str:
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8", errors)
     except UnicodeDecodeError as exc:
         raise DecodeError(name, offset + exc.start, exc.reason) from None
 
@@ -93,11 +93,11 @@ def check_utf8(path: str, chunk: int = 1 << 22) -> None:
                 return
 
 
-def _detect(job: tuple[Block, dict[str, Any], bool]) -> BlockResult:
-    block, options, keep_text = job
+def _detect(job: tuple[Block, dict[str, Any], bool, str]) -> BlockResult:
+    block, options, keep_text, errors = job
     with open(block.path, "rb") as f:
         f.seek(block.start)
-        text = decode(f.read(block.end - block.start), block.path, block.start)
+        text = decode(f.read(block.end - block.start), block.path, block.start, errors)
     links = [
         {
             "start": link.start,
@@ -113,10 +113,11 @@ def _detect(job: tuple[Block, dict[str, Any], bool]) -> BlockResult:
 
 
 def detect_blocks(
-    blocks: Sequence[Block], options: dict[str, Any], *, jobs: int, keep_text: bool
+    blocks: Sequence[Block], options: dict[str, Any], *, jobs: int, keep_text: bool, errors: str = "strict"
 ) -> Iterator[BlockResult]:
-    """Results of the blocks, in order, computed on ``jobs`` processes."""
-    work = [(b, options, keep_text) for b in blocks]
+    """Results of the blocks, in order, computed on ``jobs`` processes.
+    With ``errors="replace"`` undecodable bytes read as U+FFFD."""
+    work = [(b, options, keep_text, errors) for b in blocks]
     if jobs <= 1:
         yield from map(_detect, work)
         return

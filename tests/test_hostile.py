@@ -1,0 +1,184 @@
+"""Hostile input: bounded work (counted in steps, not seconds), wrong types,
+surrogates and NULs, threads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+import uts58
+from uts58.detection import _Scanner
+from uts58.properties import LinkProperties
+
+
+@contextmanager
+def counting(monkeypatch: pytest.MonkeyPatch, owner: type, names: list[str]) -> Iterator[dict[str, int]]:
+    """Count the calls of methods: the Python-level steps of an algorithm."""
+    counts = dict.fromkeys(names, 0)
+    for name in names:
+        original = getattr(owner, name)
+
+        def wrapper(*args: Any, __name: str = name, __original: Callable[..., Any] = original, **kw: Any) -> Any:
+            counts[__name] += 1
+            return __original(*args, **kw)
+
+        monkeypatch.setattr(owner, name, wrapper)
+    yield counts
+
+
+def test_nested_brackets_stop_at_the_stack_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "example.com/" + "(" * 10**6
+    with counting(monkeypatch, LinkProperties, ["link_term"]) as steps:
+        assert uts58.find_link_end(text, 11) == 12 + uts58.OPEN_STACK_LIMIT
+    assert steps["link_term"] == uts58.OPEN_STACK_LIMIT + 1  # one look per bracket, then stop
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "." * 10**6,  # 1 MB of Soft characters
+        "a" * 10**7,  # a 10 MB single token
+        "a." * 5 * 10**5,  # alternating
+        "/" * 10**5,  # many clear-stack separators: one step each
+    ],
+)
+def test_long_paths_take_steps_per_special_character_only(monkeypatch: pytest.MonkeyPatch, tail: str) -> None:
+    text = "https://example.com/" + tail + " end"
+    with counting(monkeypatch, LinkProperties, ["link_term"]) as steps:
+        links = list(uts58.find_links(text))
+    assert len(links) == 1
+    # Runs of Include and Soft characters are consumed by the regex engine;
+    # Python looks at the final Hard character (and each separator) only.
+    assert steps["link_term"] <= 2
+
+
+@pytest.mark.parametrize(
+    ("text", "at_most"),
+    [
+        ("@" * 10**5, 0),  # no "@" is followed by a dotted domain
+        ("." * 10**5, 0),  # no separator is followed by a label character
+        ("a." * 10**5, 1),  # one run, looked at once
+        ("x@" * 10**5 + "example.com", 1),  # only the last "@" has a domain after it
+        ("http://" * 10**5, 0),  # no host after any "://"
+        ("a@b." * 10**5, 2 * 10**5),  # one look per "@" and per "." with a label after: linear
+    ],
+)
+def test_candidates_are_few_and_linear(monkeypatch: pytest.MonkeyPatch, text: str, at_most: int) -> None:
+    with counting(monkeypatch, _Scanner, ["_schemed", "_email", "_bare"]) as steps:
+        list(uts58.find_links(text))
+    assert sum(steps.values()) <= at_most
+
+
+def test_surrogates_nuls_and_controls() -> None:
+    text = "\ud800example.com\x00b.com\udfff x@\ud83dexample.org \x7fhttps://a.org/\ud800"
+    links = list(uts58.find_links(text))
+    # A lone surrogate is no label or Link_Email character: it separates.
+    assert [link.text for link in links] == ["example.com", "b.com", "example.org", "https://a.org/"]
+    assert uts58.format_url("https://example.com/\ud800") == "https://example.com/\ufffd"  # as the URL parser reads it
+    assert uts58.linkify("a.com/x\ud800") == '<a href="https://a.com/x">a.com/x</a>\ud800'
+    for link in links:
+        assert link.href.isascii()
+
+
+def test_no_recursion_on_deep_input() -> None:
+    # Depth that would overflow any recursive descent (the default recursion
+    # limit is 1000): brackets, HTML elements, nested quotes.
+    deep = "(" * 100_000 + "example.com" + ")" * 100_000
+    assert [link.text for link in uts58.find_links(deep)] == ["example.com"]
+    html = "<b>" * 50_000 + "example.com" + "</b>" * 50_000
+    assert uts58.linkify_html(html).count("<a ") == 1
+
+
+WRONG = [b"bytes", None, 42, 4.2, ["list"]]
+
+
+@pytest.mark.parametrize("value", WRONG)
+def test_wrong_types_name_the_argument(value: object) -> None:
+    cases: list[tuple[Callable[..., Any], tuple[Any, ...], str]] = [
+        (uts58.find_links, (value,), "text"),
+        (uts58.find_urls, (value,), "text"),
+        (uts58.find_emails, (value,), "text"),
+        (uts58.find_link_end, (value, 0), "text"),
+        (uts58.find_email_start, (value, 0), "text"),
+        (uts58.format_url, (value,), "url"),
+        (uts58.format_email, (value,), "address"),
+        (uts58.linkify, (value,), "text"),
+        (uts58.linkify_html, (value,), "fragment"),
+        (uts58.refine_end, (value, 0, 0), "text"),
+        (uts58.link_term, (value,), "ch"),
+        (uts58.link_bracket, (value,), "ch"),
+        (uts58.is_link_email, (value,), "ch"),
+        (uts58.check_link, (value,), "link"),
+    ]
+    for func, args, name in cases:
+        with pytest.raises(TypeError, match=rf"\b{name}\b"):
+            func(*args)
+
+
+def test_offsets_out_of_range() -> None:
+    for func, args in [
+        (uts58.find_link_end, ("abc", -1)),
+        (uts58.find_link_end, ("abc", 4)),
+        (uts58.find_email_start, ("a@b", -1)),
+        (uts58.refine_end, ("abc", 0, 9)),
+        (uts58.refine_end, ("abc", -2, 1)),
+    ]:
+        with pytest.raises(ValueError, match="outside the text"):
+            func(*args)
+
+
+def _results(texts: list[str]) -> list[object]:
+    return [
+        [(link.start, link.end, link.href, link.display) for link in uts58.find_links(t)]
+        + [uts58.linkify(t), uts58.linkify_html("<p>" + t + "</p>")]
+        for t in texts
+    ]
+
+
+TEXTS = [
+    "see bücher.de/straße, x@example.com and https://ja.wikipedia.org/wiki/東京 (a.com/x)",
+    "раураl.com helpers.py 例え。みんな https://example.com/%E3%81%82?q=1#f:~:text=a,b",
+] * 20
+
+
+def test_threads_get_the_same_results() -> None:
+    expected = _results(TEXTS)
+    outcomes: list[object] = [None] * 8
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        try:
+            outcomes[k] = _results(TEXTS)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and all(o == expected for o in outcomes)
+
+
+def test_threads_loading_the_tables_at_once() -> None:
+    # In a fresh interpreter, 8 threads make the very first calls together.
+    probe = """
+import threading, uts58
+texts = ["see bücher.de/straße x@example.com", "раураl.com helpers.py"]
+out = [None] * 8
+def work(k):
+    out[k] = [[(l.text, l.href) for l in uts58.find_links(t)] + [uts58.linkify(t)] for t in texts]
+ts = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+[t.start() for t in ts]; [t.join() for t in ts]
+assert all(o == out[0] for o in out) and out[0][0][0] == ("bücher.de/straße", "https://xn--bcher-kva.de/stra%C3%9Fe")
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
