@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from . import __version__
 from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_formatting_file
-from .detection import Link, find_links
+from .detection import find_links
 from .email import format_email
 from .escaping import format_url
 from .linkifier import linkify
@@ -88,7 +88,7 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise CLIError("--jobs must be at least 1")
     if not args.files:
         (_, text), *_ = list(_read_inputs([], args.errors))
-        _write_links(out, args, text, [_record(link) for link in find_links(text, **options)], None, 0)
+        _write_links(out, args, text, [link.as_dict() for link in find_links(text, **options)], None, 0)
         return 0
     # Check every file before writing anything: an unreadable or undecodable
     # input stops the command with no partial output.
@@ -113,17 +113,6 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         progress(result.block.end - result.block.start)
     progress(None)
     return 0
-
-
-def _record(link: Link) -> dict[str, object]:
-    return {
-        "start": link.start,
-        "end": link.end,
-        "kind": link.kind,
-        "text": link.text,
-        "href": link.href,
-        "display": link.display,
-    }
 
 
 def _write_links(

@@ -25,10 +25,7 @@ def link_records(text: Any, **options: Any) -> list[dict[str, Any]]:
     A missing value (None, NaN) has no links."""
     if not isinstance(text, str):
         return []
-    return [
-        {"start": link.start, "end": link.end, "kind": link.kind, "text": link.text, "href": link.href}
-        for link in find_links(text, **options)
-    ]
+    return [link.as_dict() for link in find_links(text, **options)]
 
 
 def add_link_columns(df: Any, column: str, *, prefix: str = "links", **options: Any) -> Any:

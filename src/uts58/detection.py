@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import quote
 
 from ._checks import check_str
@@ -137,6 +137,18 @@ class Link:
 
     def __hash__(self) -> int:
         return hash((self.start, self.end, self.kind, self.text))
+
+    def as_dict(self) -> dict[str, Any]:
+        """The link as a plain record (JSON, Arrow, pickling):
+        start, end, kind, text, href, display."""
+        return {
+            "start": self.start,
+            "end": self.end,
+            "kind": self.kind,
+            "text": self.text,
+            "href": self.href,
+            "display": self.display,
+        }
 
     def _moved(self, delta: int) -> Link:
         """The same link ``delta`` characters further on (for streamed text)."""

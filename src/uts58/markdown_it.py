@@ -14,26 +14,14 @@ is not a dependency of uts58: install it to use this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from .detection import Link, find_links
 from .hosts import LABEL_SEPARATORS
+from .migration import LinkifyItMatch
 from .security import Policy, check_link
 
-__all__ = ["Linkify", "LinkifyMatch", "plugin", "use"]
-
-
-@dataclass(frozen=True)
-class LinkifyMatch:
-    """A match in the shape markdown-it-py expects from linkify-it-py."""
-
-    schema: str
-    index: int
-    last_index: int
-    raw: str
-    text: str
-    url: str
+__all__ = ["Linkify", "plugin", "use"]
 
 
 class Linkify:
@@ -57,26 +45,26 @@ class Linkify:
     def test(self, text: str) -> bool:
         return bool(self._links(text))
 
-    def match(self, text: str) -> list[LinkifyMatch] | None:
+    def match(self, text: str) -> list[LinkifyItMatch] | None:
         matches = [self._match(link) for link in self._links(text)]
         return matches or None
 
-    def match_at_start(self, text: str) -> LinkifyMatch | None:
+    def match_at_start(self, text: str) -> LinkifyItMatch | None:
         """A link that starts at offset 0 (markdown-it-py's inline rule).
         Its ``url`` is the link's own text: markdown-it-py advances by its length."""
         for link in self._links(text):
             if link.start == 0 and link.kind == "url" and link.scheme:
-                return LinkifyMatch(link.scheme.lower() + ":", 0, link.end, link.text, link.text, link.text)
+                return LinkifyItMatch(link.scheme.lower() + ":", 0, link.end, link.text, link.text, link.text)
             break
         return None
 
     @staticmethod
-    def _match(link: Link) -> LinkifyMatch:
+    def _match(link: Link) -> LinkifyItMatch:
         if link.kind == "email":
             schema = "mailto:"
         else:
             schema = link.scheme.lower() + ":" if link.scheme else ""
-        return LinkifyMatch(schema, link.start, link.end, link.text, link.text, link.href)
+        return LinkifyItMatch(schema, link.start, link.end, link.text, link.text, link.href)
 
 
 def plugin(md: Any, policy: Policy | None = None, **find_options: Any) -> None:

@@ -16,7 +16,7 @@ from ._checks import check_offset, check_str
 from .properties import DEFAULT_UNICODE_VERSION, LinkTerm, link_properties
 from .termination import _find_link_end
 
-__all__ = ["RefinedMatch", "refine_end", "refine_linkify_it"]
+__all__ = ["LinkifyItMatch", "refine_end", "refine_linkify_it"]
 
 _AUTHORITY = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.\-]*://)?[^/?#\s]*")
 
@@ -51,8 +51,8 @@ def refine_end(text: str, start: int, end: int, *, unicode_version: str = DEFAUL
 
 
 @dataclass(frozen=True)
-class RefinedMatch:
-    """A linkify-it-py match with its end moved per UTS #58 (same field names)."""
+class LinkifyItMatch:
+    """A match with linkify-it-py's field names (what markdown-it-py reads)."""
 
     schema: str
     index: int
@@ -62,7 +62,7 @@ class RefinedMatch:
     url: str
 
 
-def refine_linkify_it(text: str, matches: Iterable[Any] | None) -> list[RefinedMatch]:
+def refine_linkify_it(text: str, matches: Iterable[Any] | None) -> list[LinkifyItMatch]:
     """Fix the ends of ``linkify_it.LinkifyIt().match(text)`` per §10.1.
 
     Email matches are kept as they are; URL matches get :func:`refine_end`,
@@ -73,10 +73,10 @@ def refine_linkify_it(text: str, matches: Iterable[Any] | None) -> list[RefinedM
     out = []
     for match in matches or ():
         if match.schema == "mailto:":
-            out.append(RefinedMatch(match.schema, match.index, match.last_index, match.raw, match.text, match.url))
+            out.append(LinkifyItMatch(match.schema, match.index, match.last_index, match.raw, match.text, match.url))
             continue
         end = refine_end(text, match.index, match.last_index)
         raw = text[match.index : end]
         url = raw if match.schema else "http://" + raw
-        out.append(RefinedMatch(match.schema, match.index, end, raw, raw, url))
+        out.append(LinkifyItMatch(match.schema, match.index, end, raw, raw, url))
     return out

@@ -98,17 +98,7 @@ def _detect(job: tuple[Block, dict[str, Any], bool, str]) -> BlockResult:
     with open(block.path, "rb") as f:
         f.seek(block.start)
         text = decode(f.read(block.end - block.start), block.path, block.start, errors)
-    links = [
-        {
-            "start": link.start,
-            "end": link.end,
-            "kind": link.kind,
-            "text": link.text,
-            "href": link.href,
-            "display": link.display,
-        }
-        for link in find_links(text, **options)
-    ]
+    links = [link.as_dict() for link in find_links(text, **options)]
     return BlockResult(block, len(text), links, text if keep_text else None)
 
 

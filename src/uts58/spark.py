@@ -9,7 +9,7 @@
     df = spark.createDataFrame([("see bücher.de",), ("x@example.com",)], ["body"])
     df.withColumn("links", links_udf()("body")).show(truncate=False)
 
-Each row gets an array of structs (start, end, kind, text, href).  Batches
+Each row gets an array of structs (start, end, kind, text, href, display).  Batches
 of rows travel as Arrow record batches to Python workers, where uts58 runs
 once per batch.  PySpark is not a dependency of uts58 (nor installed by
 ``make test``; its test runs where PySpark is installed).
@@ -26,7 +26,7 @@ from .detection import find_links
 
 __all__ = ["LINK_SCHEMA", "links_udf"]
 
-LINK_SCHEMA = "array<struct<start:int,end:int,kind:string,text:string,href:string>>"
+LINK_SCHEMA = "array<struct<start:int,end:int,kind:string,text:string,href:string,display:string>>"
 
 
 def links_udf(**options: Any) -> Any:
