@@ -316,12 +316,10 @@ class _Scanner:
         form, Unicode form) or None.  A trailing separator belongs to the
         host only when a path, query or fragment follows it."""
         text = self.text
-        k = e
-        while k > s and text[k - 1] in LABEL_SEPARATORS:
-            k -= 1
+        name = text[s:e].rstrip(LABEL_SEPARATORS)
+        k = s + len(name)
         if k == s:
             return None
-        name = text[s:k]
         if schemed:
             host_end = k + 1 if e - k == 1 and e < len(text) and text[e] in _PATH_START else k
             if name.lower() == "localhost":
