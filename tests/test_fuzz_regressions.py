@@ -16,7 +16,7 @@ from uts58 import linkify_html
         ("<![qa.a!> see example.com", '<![qa.a!> see <a href="https://example.com/">example.com</a>'),
         ("<![CDATA[ x.com ]]> y.com", '<![CDATA[ x.com ]]> <a href="https://y.com/">y.com</a>'),
         ("<!DOCTYPE html><p>a.com</p>", '<!DOCTYPE html><p><a href="https://a.com/">a.com</a></p>'),
-        ("<!x y='>'> b.com", "<!x y='>&#x27;&gt; <a href=\"https://b.com/\">b.com</a>"),
+        ("<!x y='>'> b.com", '<!x y=\'>&#x27;&gt; <a href="https://b.com/">b.com</a>'),
         ("<!-- c.com --> d.com", '<!-- c.com --> <a href="https://d.com/">d.com</a>'),
         ("<!", "&lt;!"),
     ],

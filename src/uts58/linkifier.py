@@ -195,7 +195,6 @@ class _Linkifier(HTMLParser):
         self.out.append(f"<?{data}>")
 
 
-
 def linkify_html(fragment: str, *, skip_tags: Iterable[str] = DEFAULT_SKIP_TAGS, **options: object) -> str:
     """Linkify the text of an HTML fragment; tags and attributes are kept as
     written, and nothing inside ``skip_tags`` (``a``, ``pre``, ``code``,
