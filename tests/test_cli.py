@@ -210,6 +210,8 @@ def test_detect_checks_every_file_before_writing(capsys: pytest.CaptureFixture[s
     assert code == 2 and out == "" and "No such file or directory" in err
     code, out, err = run(capsys, "detect", "--jobs", "0", str(good))
     assert code == 2 and "--jobs must be at least 1" in err
+    code, out, err = run(capsys, "detect", "--block-size", "-5", str(good))
+    assert code == 2 and "--block-size must be at least 1" in err
 
 
 def test_progress_bar_only_on_a_terminal() -> None:

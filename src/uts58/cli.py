@@ -86,6 +86,8 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     options = {"urls": args.only != "emails", "emails": args.only != "urls", "unicode_version": args.unicode_version}
     if args.jobs < 1:
         raise CLIError("--jobs must be at least 1")
+    if args.block_size < 1:
+        raise CLIError("--block-size must be at least 1")
     if not args.files:
         (_, text), *_ = list(_read_inputs([], args.errors))
         _write_links(out, args, text, [link.as_dict() for link in find_links(text, **options)], None, 0)

@@ -54,6 +54,8 @@ class BlockResult:
 
 def plan_blocks(path: str, block_size: int = DEFAULT_BLOCK) -> list[Block]:
     """Byte ranges of ``path`` of about ``block_size`` bytes, each ending after a newline."""
+    if block_size < 1:
+        raise ValueError(f"block_size must be at least 1, not {block_size}")
     size = os.path.getsize(path)
     blocks = []
     with open(path, "rb") as f:
