@@ -24,8 +24,9 @@ from .hosts import (
     DomainRules,
     HostPatterns,
     default_tlds,
-    domain_to_unicode,
+    domain_rules,
     host_patterns,
+    host_span,
     ip_host,
     normalize_tlds,
     run_start,
@@ -45,8 +46,6 @@ _SCHEME_CHAR = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 # A scheme is a word of its own: no letter, digit, '+' or '-' just before it
 # ("xhttp://" is not http); a '.' may be ("site.https://…" lacks a space).
 _BEFORE_SCHEME = _SCHEME_CHAR - {"."}
-_LEADING_LETTERS = re.compile("[A-Za-z]+")
-_PATH_START = "/?#"
 _MAILTO_SAFE = "!$'()*+,;:@-._~"  # RFC 6068 qchar minus unreserved (quote keeps those)
 
 
@@ -238,8 +237,7 @@ def find_links(
         )
     tlds = default_tlds() if known_tlds is None else normalize_tlds(known_tlds)
     props = link_properties(unicode_version)
-    rules = DomainRules(tlds, host_patterns(props).label)
-    scanner = _Scanner(text, props, rules, wanted, require_scheme)
+    scanner = _Scanner(text, props, domain_rules(tlds, props.version), wanted, require_scheme)
     return scanner.links(urls, emails)
 
 
@@ -312,41 +310,7 @@ class _Scanner:
         return m.end()
 
     def _host(self, s: int, e: int, *, schemed: bool) -> tuple[int, str, str] | None:
-        """Validate the host characters ``text[s:e]``: (host end, A-label
-        form, Unicode form) or None.  A trailing separator belongs to the
-        host only when a path, query or fragment follows it."""
-        text = self.text
-        name = text[s:e].rstrip(LABEL_SEPARATORS)
-        k = s + len(name)
-        if k == s:
-            return None
-        if schemed:
-            host_end = k + 1 if e - k == 1 and e < len(text) and text[e] in _PATH_START else k
-            if name.lower() == "localhost":
-                return host_end, "localhost", "localhost"
-            if all(c in "0123456789." for c in name):
-                ip = ip_host(name)
-                return (host_end, ip, ip) if ip else None
-        ascii_name = self.rules.check(name)
-        if ascii_name is not None:
-            host_end = k + 1 if e - k == 1 and e < len(text) and text[e] in _PATH_START else k
-            return host_end, ascii_name, domain_to_unicode(ascii_name)
-        # Decision (docs/decisions.md): in CJK text a domain may run into
-        # the words around it.  An ASCII TLD followed at once by non-ASCII
-        # letters ends there ("example.com了解"), and an ideographic full
-        # stop that makes the domain invalid ends the sentence, not the
-        # domain ("example.com。谢谢").
-        stop = max(name.rfind("\u3002"), name.rfind("\uff61"))
-        for cut in (name, name[:stop] if stop > 0 else ""):
-            last = max(cut.rfind(c) for c in LABEL_SEPARATORS) + 1
-            m = _LEADING_LETTERS.match(cut, last)
-            if m is not None and m.end() < len(cut) and not cut[m.end()].isascii():
-                cut = cut[: m.end()]
-            if cut and cut != name:
-                ascii_name = self.rules.check(cut)
-                if ascii_name is not None:
-                    return s + len(cut), ascii_name, domain_to_unicode(ascii_name)
-        return None
+        return host_span(self.text, s, e, self.rules, schemed=schemed)
 
     def _port_end(self, i: int) -> int:
         m = _PORT.match(self.text, i)

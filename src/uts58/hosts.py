@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import ada_url
 
@@ -29,9 +29,11 @@ __all__ = [
     "DomainRules",
     "HostPatterns",
     "default_tlds",
+    "domain_rules",
     "domain_to_ascii",
     "domain_to_unicode",
     "host_patterns",
+    "host_span",
     "run_start",
 ]
 
@@ -175,6 +177,57 @@ class DomainRules:
             return label.lower() in self.tlds
         ascii_label = domain_to_ascii(label)
         return ascii_label is not None and ascii_label in self.tlds
+
+
+@lru_cache(maxsize=16)
+def domain_rules(tlds: frozenset[str], unicode_version: str) -> DomainRules:
+    """The DomainRules of a TLD set and Unicode version (built once)."""
+    from .properties import link_properties
+
+    return DomainRules(tlds, host_patterns(link_properties(unicode_version)).label)
+
+
+_LEADING_LETTERS = re.compile("[A-Za-z]+")
+_PATH_START = "/?#"
+
+
+def host_span(text: str, s: int, e: int, rules: DomainRules, *, schemed: bool = False) -> tuple[int, str, str] | None:
+    """Validate the host characters ``text[s:e]`` (label characters and
+    separators): (host end, A-label form, Unicode form), or None.
+
+    A trailing separator belongs to the host only when a path, query or
+    fragment follows it.  With ``schemed``, ``localhost`` and IP addresses
+    are hosts too.
+    """
+    name = text[s:e].rstrip(LABEL_SEPARATORS)
+    k = s + len(name)
+    if k == s:
+        return None
+    host_end = k + 1 if e - k == 1 and e < len(text) and text[e] in _PATH_START else k
+    if schemed:
+        if name.lower() == "localhost":
+            return host_end, "localhost", "localhost"
+        if all(c in "0123456789." for c in name):
+            ip = ip_host(name)
+            return (host_end, ip, ip) if ip else None
+    ascii_name = rules.check(name)
+    if ascii_name is not None:
+        return host_end, ascii_name, domain_to_unicode(ascii_name)
+    # Decision (docs/decisions.md D22): in CJK text a domain may run into the
+    # words around it.  An ASCII TLD followed at once by non-ASCII letters
+    # ends there ("example.com了解"), and an ideographic full stop that makes
+    # the domain invalid ends the sentence, not the domain ("example.com。谢谢").
+    stop = max(name.rfind("\u3002"), name.rfind("\uff61"))
+    for cut in (name, name[:stop] if stop > 0 else ""):
+        last = max(cut.rfind(c) for c in LABEL_SEPARATORS) + 1
+        m = _LEADING_LETTERS.match(cut, last)
+        if m is not None and m.end() < len(cut) and not cut[m.end()].isascii():
+            cut = cut[: m.end()]
+        if cut and cut != name:
+            ascii_name = rules.check(cut)
+            if ascii_name is not None:
+                return s + len(cut), ascii_name, domain_to_unicode(ascii_name)
+    return None
 
 
 # --------------------------------------------------------------------------

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Literal
 
-from .detection import Link, _Scanner
-from .hosts import LABEL_SEPARATORS, DomainRules, default_tlds, host_patterns, normalize_tlds
-from .properties import DEFAULT_UNICODE_VERSION, _module_name, link_properties
+from .detection import Link
+from .hosts import LABEL_SEPARATORS, default_tlds, domain_rules, host_span, normalize_tlds
+from .properties import DEFAULT_UNICODE_VERSION, _module_name
 
 __all__ = [
     "DEFAULT_FILE_EXTENSIONS",
@@ -218,11 +218,6 @@ _ASCII_LABEL = re.compile(r"[A-Za-z0-9-]*\Z")
 _SEPARATORS = re.compile("[" + LABEL_SEPARATORS + "]")
 
 
-@lru_cache(maxsize=16)
-def _rules(tlds: frozenset[str], version: str) -> DomainRules:
-    return DomainRules(tlds, host_patterns(link_properties(version)).label)
-
-
 # The checks of one label depend on the label and the switches only; the same
 # domains come back again and again in real text, so the answers are kept
 # (bounded, and a pure function of its arguments: safe to share by threads).
@@ -275,7 +270,7 @@ def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
         tlds = policy.known_tlds if policy.known_tlds is not None else default_tlds()
         if ascii_host.rsplit(".", 1)[-1] not in tlds:
             reasons.append(Reason(UNKNOWN_TLD, f"TLD .{tld} is not in the accepted set"))
-        elif link._tlds is not tlds and _rules(tlds, policy.unicode_version).check(ascii_host) is None:
+        elif link._tlds is not tlds and domain_rules(tlds, policy.unicode_version).check(ascii_host) is None:
             # (a link found by detection with these TLDs was checked already)
             reasons.append(Reason(NOT_REGISTRABLE, f"{host} is not a registrable domain"))
     for label in labels:
@@ -341,10 +336,8 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
         wide_before = wide
     if start == link.start:
         return link
-    props = link_properties(policy.unicode_version)
     tlds = policy.known_tlds if policy.known_tlds is not None else default_tlds()
-    scanner = _Scanner(text, props, DomainRules(tlds, host_patterns(props).label), frozenset(), False)
-    host = scanner._host(start, link.start + host_len, schemed=False)
+    host = host_span(text, start, link.start + host_len, domain_rules(tlds, policy.unicode_version))
     if host is None:
         return None
     return Link(
@@ -355,5 +348,6 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
         None,
         host[2],
         ascii_host=host[1],
-        unicode_version=props.version,
+        unicode_version=policy.unicode_version,
+        tlds=tlds,
     )
