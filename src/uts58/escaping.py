@@ -17,7 +17,7 @@ import ada_url
 
 from ._checks import check_str
 from .hosts import domain_to_unicode
-from .parts import DIRECTIVE, FRAGMENT, PATH, QUERY, Part, match_at, part_patterns
+from .parts import CLEAR, DIRECTIVE, FRAGMENT, PATH, QUERY, SEQUENCE, TERMINATOR, Part, match_at, part_patterns
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, LinkTerm, link_properties
 from .termination import OPEN_STACK_LIMIT
 
@@ -102,15 +102,18 @@ def _escape_part(s: str, part: Part, is_last: bool, props: LinkProperties, out: 
     Include and Soft characters are copied as they are, in slices."""
     copied = 0
     open_stack: list[str] = []
-    for m in part_patterns(props, part).special.finditer(s):
+    patterns = part_patterns(props, part)
+    syntax = patterns.syntax
+    for m in patterns.special.finditer(s):
         i = m.start()
         ch = s[i]
-        if match_at(part.terminators, s, i):
+        kind = syntax.get(ch)
+        if kind == TERMINATOR or (kind == SEQUENCE and match_at(part.terminators, s, i)):
             lt = LinkTerm.Hard
         else:
-            lt = props.link_term(ch)
-            if match_at(part.clear_stack_open, s, i):
+            if kind == CLEAR or (kind == SEQUENCE and match_at(part.clear_stack_open, s, i)):
                 open_stack.clear()
+            lt = props.link_term(ch)
         if lt is LinkTerm.Include or lt is LinkTerm.Soft:
             continue
         if lt is LinkTerm.Open and len(open_stack) < OPEN_STACK_LIMIT:

@@ -63,6 +63,12 @@ class PartPatterns:
 
     run: re.Pattern[str]
     special: re.Pattern[str]
+    # First characters of the part's syntax sequences: TERMINATOR or CLEAR
+    # for one-character sequences, SEQUENCE for the start of a longer one.
+    syntax: dict[str, int]
+
+
+TERMINATOR, CLEAR, SEQUENCE = 1, 2, 3
 
 
 def _bmp(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -85,7 +91,11 @@ def part_patterns(props: LinkProperties, part: Part) -> PartPatterns:
     # the hundreds of supplementary ranges in turn, which made every
     # miss cost ~1 µs.  Supplementary characters are rare in URLs and
     # go through the (linear) Python loop instead.
+    syntax = {seq: TERMINATOR for seq in part.terminators if len(seq) == 1}
+    syntax.update({seq: CLEAR for seq in part.clear_stack_open if len(seq) == 1})
+    syntax.update({seq[0]: SEQUENCE for seq in part.terminators + part.clear_stack_open if len(seq) > 1})
     return PartPatterns(
         run=re.compile(f"({inc}*(?:{sft}+{inc}+)*){sft}*"),
         special=re.compile(char_class(sorted(include_p + soft_p), negate=True)),
+        syntax=syntax,
     )

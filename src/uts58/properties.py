@@ -113,6 +113,7 @@ class LinkProperties:
     """
 
     __slots__ = (
+        "_bmp_term",
         "_bracket",
         "_domain",
         "_email_ends",
@@ -138,6 +139,14 @@ class LinkProperties:
         self._term_starts = flat[0::3]
         self._term_ends = flat[1::3]
         self._term_codes = flat[2::3]
+        # One byte per BMP code point: the common look-up without bisect.
+        hard = _TERM_BY_CODE.index(LinkTerm.Hard)
+        bmp = bytearray([hard]) * 0x10000
+        for first, last, code in zip(self._term_starts, self._term_ends, self._term_codes, strict=True):
+            if first <= 0xFFFF:
+                top = min(last, 0xFFFF)
+                bmp[first : top + 1] = bytes([code]) * (top - first + 1)
+        self._bmp_term = bytes(bmp)
         pairs = mod.LINK_BRACKET
         self._bracket = {chr(c): chr(o) for c, o in zip(pairs[0::2], pairs[1::2], strict=True)}
         self._email_starts = mod.LINK_EMAIL[0::2]
@@ -169,6 +178,8 @@ class LinkProperties:
     def link_term(self, ch: str) -> LinkTerm:
         """Link_Term of one character (Hard where the data file has no entry)."""
         cp = ord(ch)
+        if cp <= 0xFFFF:
+            return _TERM_BY_CODE[self._bmp_term[cp]]
         k = bisect_right(self._term_starts, cp) - 1
         if k >= 0 and cp <= self._term_ends[k]:
             return _TERM_BY_CODE[self._term_codes[k]]

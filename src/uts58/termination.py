@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._checks import check_offset, check_str
-from .parts import DIRECTIVE, FRAGMENT, PARTS, PATH, Part, match_at, part_patterns
+from .parts import CLEAR, DIRECTIVE, FRAGMENT, PARTS, PATH, SEQUENCE, TERMINATOR, Part, match_at, part_patterns
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, LinkTerm, link_properties
 
 __all__ = ["OPEN_STACK_LIMIT", "find_link_end"]
@@ -43,9 +43,11 @@ def _find_link_end(text: str, start: int, props: LinkProperties) -> int:
     part: Part | None = None
     previous_part: Part | None = None
     open_stack: list[str] = []
-    run = part_patterns(props, PATH).run.match
+    patterns = part_patterns(props, PATH)
+    run, syntax = patterns.run.match, patterns.syntax
     i = start
     while i < n:
+        kind = None
         if part is not None:
             m = run(text, i)
             assert m is not None  # the pattern also matches the empty string
@@ -54,26 +56,29 @@ def _find_link_end(text: str, start: int, props: LinkProperties) -> int:
             i = m.end()  # a trailing run of Soft characters is skipped, not kept
             if i == n:
                 break
-            if match_at(part.terminators, text, i) is not None:
+            kind = syntax.get(text[i])
+            if kind == TERMINATOR or (kind == SEQUENCE and match_at(part.terminators, text, i) is not None):
                 previous_part, part = part, None
         if part is None:
             initiator = match_at(_INITIATORS, text, i)
             if initiator is None:
                 return last_safe
             part = _PART_BY_INITIATOR[initiator]
-            run = part_patterns(props, part).run.match
+            patterns = part_patterns(props, part)
+            run, syntax = patterns.run.match, patterns.syntax
             if part is DIRECTIVE and previous_part not in (FRAGMENT, DIRECTIVE):
                 return last_safe
             i += len(initiator)
             last_safe = i
             open_stack.clear()
             continue
-        seq = match_at(part.clear_stack_open, text, i)
-        if seq is not None:
-            i += len(seq)
-            last_safe = i
-            open_stack.clear()
-            continue
+        if kind is not None:  # CLEAR, or the start of a longer sequence
+            seq = text[i] if kind == CLEAR else match_at(part.clear_stack_open, text, i)
+            if seq is not None:
+                i += len(seq)
+                last_safe = i
+                open_stack.clear()
+                continue
         # Not simple: Open, Close, Hard, a supplementary character (the run
         # classes hold the BMP only), or the first character of a longer
         # sequence that is not there (":" without "~:").
