@@ -298,3 +298,12 @@ def test_unreadable_input_is_one_line(
     code, out, err = run(capsys, "linkify", str(locked))
     assert code == 2 and out == ""
     assert err == f"uts58 linkify: {locked}: Permission denied\n"
+
+
+def test_detect_same_file_twice(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "a.txt"
+    f.write_text("x example.com y\n" * 500, encoding="utf-8")
+    code, out, _ = run(capsys, "detect", "--json", "--block-size", "1000", str(f), str(f))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(records) == 1000
+    assert [(r["start"], r["end"]) for r in records[:500]] == [(r["start"], r["end"]) for r in records[500:]]

@@ -89,7 +89,7 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.block_size < 1:
         raise CLIError("--block-size must be at least 1")
     if not args.files:
-        (_, text), *_ = list(_read_inputs([], args.errors))
+        _, text = next(_read_inputs([], args.errors))
         _write_links(out, args, text, [link.as_dict() for link in find_links(text, **options)], None, 0)
         return 0
     # Check every file before writing anything: an unreadable or undecodable
@@ -106,12 +106,13 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise CLIError(str(exc)) from None
     results = detect_blocks(blocks, options, jobs=args.jobs, keep_text=not args.json, errors=args.errors)
     progress = _progress(sum(b.end - b.start for b in blocks), err)
-    base: dict[str, int] = {}
+    offset = 0  # characters before the block in its file
     for result in results:
-        name = result.block.path
-        offset = base.get(name, 0)
-        _write_links(out, args, result.text, result.links, name if len(args.files) > 1 else None, offset)
-        base[name] = offset + result.chars
+        if result.block.start == 0:
+            offset = 0  # the first block of the next file
+        name = result.block.path if len(args.files) > 1 else None
+        _write_links(out, args, result.text, result.links, name, offset)
+        offset += result.chars
         progress(result.block.end - result.block.start)
     progress(None)
     return 0
