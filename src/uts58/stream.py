@@ -9,7 +9,6 @@ the same offsets once the pieces' positions are added.
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -69,7 +68,7 @@ def find_links_in_file(
     """
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive int, not {chunk_size!r}")
-    if isinstance(file, io.TextIOBase) or hasattr(file, "read"):
+    if hasattr(file, "read"):  # an open text file (or any reader)
         return find_links_in_stream(_read(file, chunk_size), **options)  # type: ignore[arg-type]
     if not isinstance(file, (str, os.PathLike)):
         raise TypeError(f"file must be a path or a text file, not {type(file).__name__}")
