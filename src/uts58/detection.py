@@ -17,7 +17,8 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from ._checks import check_str
-from .email import _find_email_start, format_email
+from .email import _display as _email_display
+from .email import _find_email_start
 from .escaping import SPECIAL_SCHEMES, _format_url
 from .hosts import (
     LABEL_SEPARATORS,
@@ -184,7 +185,12 @@ class Link:
         display: str | None = self._display
         if display is None:
             if self.kind == "email":
-                display = format_email(self.text, unicode_version=self._version)
+                # Detection validated the domain: its display form is self.host.
+                local = self.text.rpartition("@")[0]
+                prefix = ""
+                if self.scheme is not None:
+                    prefix, local = local[: len(self.scheme) + 1], local[len(self.scheme) + 1 :]
+                display = _email_display(prefix, local, self.host, link_properties(self._version))
                 object.__setattr__(self, "_display", display)
             else:
                 display = self._url_forms()[1]
@@ -193,7 +199,7 @@ class Link:
     def _url_forms(self) -> tuple[str, str]:
         # One WHATWG parse gives both forms (a scheme-less link is parsed as
         # https: its href has the scheme, its display keeps none).
-        href, display = _format_url(self.text, link_properties(self._version))
+        href, display = _format_url(self.text, link_properties(self._version), (self._ascii_host, self.host))
         object.__setattr__(self, "_href", href)
         object.__setattr__(self, "_display", display)
         return href, display

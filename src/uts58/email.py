@@ -91,11 +91,16 @@ def format_email(address: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION
     bad = _NOT_QUOTABLE.search(local)
     if bad:
         raise ValueError(f"address local-part has U+{ord(bad.group()):04X}, which RFC 6532 does not allow")
-    props = link_properties(unicode_version)
-    bare = all(props.is_link_email(ch) for ch in local) and local[0] != "." and local[-1] != "." and ".." not in local
+    return _display(prefix, local, _format_domain(domain), link_properties(unicode_version))
+
+
+def _display(prefix: str, local: str, domain: str, props: LinkProperties) -> str:
+    """§5.3: the unquoted local-part, bare when §5.2 detects it whole,
+    else quoted; ``domain`` is already in display form."""
+    bare = props.email_chars.fullmatch(local) and local[0] != "." and local[-1] != "." and ".." not in local
     if not bare:
         local = '"' + local.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return prefix + local + "@" + _format_domain(domain)
+    return prefix + local + "@" + domain
 
 
 def _format_domain(domain: str) -> str:

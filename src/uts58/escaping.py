@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-import ada_url
+from functools import cache
+from typing import Protocol
 
 from ._checks import check_str
 from .hosts import domain_to_unicode
 from .parts import CLEAR, DIRECTIVE, FRAGMENT, PATH, QUERY, SEQUENCE, TERMINATOR, Part, match_at, part_patterns
-from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, LinkTerm, link_properties
+from .properties import DEFAULT_UNICODE_VERSION, LINK_TERM_ORDER, LinkProperties, LinkTerm, link_properties
+from ._compiled import speedups
 from .termination import OPEN_STACK_LIMIT
+from .whatwg import parse_special
 
 __all__ = [
     "SPECIAL_SCHEMES",
@@ -77,7 +79,7 @@ def minimal_escape_parts(
         raise TypeError(f"directives must be a sequence of str, not {type(directives).__name__}")
     for d in directives:
         check_str(d, "directives[]")
-    return _minimal_escape(path, query, fragment, directives, link_properties(unicode_version))
+    return escaper(link_properties(unicode_version)).escape_parts(path, query, fragment, directives)
 
 
 def _minimal_escape(
@@ -199,16 +201,12 @@ _DECODABLE_ASCII = {
 }
 _ESCAPE_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):(?![0-9])")
-_AUTHORITY_END = re.compile(r"[/\\?#]")
+# After the slashes that follow the scheme, a "/" or "\\" comes before any
+# "?" or "#": the URL has a path of its own.
+_HAS_PATH = re.compile(r"[/\\]*(?![/\\])[^/\\?#]*[/\\]")
 _STRIP = "".join(map(chr, range(0x21)))
 _TAB_NEWLINE = re.compile("[\t\n\r]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# The WHATWG serialization of a special URL (what ada.normalize_url returns).
-_HREF = re.compile(
-    r"(?P<scheme>[a-z][a-z0-9+.\-]*)://(?:(?P<userinfo>[^@/?#]*)@)?(?P<host>\[[^\]/?#]*\]|[^:/?#]*)"
-    r"(?::(?P<port>[0-9]*))?(?P<path>[^?#]*)(?:\?(?P<query>[^#]*))?(?:#(?P<fragment>.*))?",
-    re.S,
-)
 _IPV4 = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+\Z")
 
 
@@ -259,6 +257,83 @@ def _decode(s: str, decodable: frozenset[str]) -> str:
     return _ESCAPE_RUN.sub(run, s) if "%" in s else s
 
 
+# --------------------------------------------------------------------------
+# The escaper: §4.1 and the decoding above, compiled or in Python
+
+
+class Escaper(Protocol):
+    def escape_parts(
+        self, path: str | None, query: str | None, fragment: str | None, directives: Sequence[str]
+    ) -> str: ...
+
+    def display_tail(self, path: str | None, query: str | None, fragment: str | None) -> str: ...
+
+    def decode(self, s: str, part: int) -> str: ...
+
+
+_DECODE_PARTS = (PATH, QUERY, FRAGMENT)
+# The Link_Term codes of _speedups.c (its enum).
+_C_LINK_TERM_ORDER = (LinkTerm.Include, LinkTerm.Hard, LinkTerm.Soft, LinkTerm.Open, LinkTerm.Close)
+
+
+class PyEscaper:
+    """§4.1 and the decoding of :func:`format_url` in Python: the reference
+    that ``uts58._speedups.Escaper`` is tested against, and the fallback
+    where that is not built."""
+
+    __slots__ = ("props",)
+
+    def __init__(self, props: LinkProperties) -> None:
+        self.props = props
+
+    def escape_parts(
+        self, path: str | None, query: str | None, fragment: str | None, directives: Sequence[str]
+    ) -> str:
+        return _minimal_escape(path, query, fragment, directives, self.props)
+
+    def decode(self, s: str, part: int) -> str:
+        """Percent-decode ``s`` as part ``part`` (0 path, 1 query, 2 fragment)."""
+        return _decode(s, _DECODABLE_ASCII[_DECODE_PARTS[part]])
+
+    def display_tail(self, path: str | None, query: str | None, fragment: str | None) -> str:
+        """The display form of the path (without its leading ``/``), query
+        and fragment of a WHATWG-serialized URL; None means absent."""
+        directives: list[str] = []
+        if fragment is not None:
+            # ":" is never decoded in a fragment, so a literal ":~:" here is syntax.
+            fragment, *directives = self.decode(fragment, 2).split(DIRECTIVE.initiator)
+        return _minimal_escape(
+            None if path is None else self.decode(path, 0),
+            None if query is None else self.decode(query, 1),
+            fragment,
+            directives,
+            self.props,
+        )
+
+
+@cache
+def escaper(props: LinkProperties, compiled: bool = True) -> Escaper:
+    """The escaper of one Unicode version: the compiled one when it is
+    built and ``compiled`` is true, else :class:`PyEscaper`."""
+    if not compiled or speedups is None:
+        return PyEscaper(props)
+    if LINK_TERM_ORDER != _C_LINK_TERM_ORDER:
+        raise RuntimeError("uts58._speedups numbers Link_Term values in another order")
+    firsts, lasts, codes = props.supplementary_ranges()
+    pairs = props.bracket_pairs()
+    return speedups.Escaper(  # type: ignore[no-any-return]
+        props.bmp_link_term,
+        firsts,
+        lasts,
+        codes,
+        tuple(ord(close) for close, _ in pairs),
+        tuple(ord(open_) for _, open_ in pairs),
+        OPEN_STACK_LIMIT,
+        tuple((p.initiator, p.terminators, p.clear_stack_open) for p in (PATH, QUERY, FRAGMENT, DIRECTIVE)),
+        tuple("".join(sorted(_DECODABLE_ASCII[p])) for p in _DECODE_PARTS),
+    )
+
+
 def format_url(url: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
     """The minimally escaped display form of an http(s) URL (UTS #58 §4).
 
@@ -279,13 +354,20 @@ def format_url(url: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> s
     return _format_url(url, link_properties(unicode_version))[1]
 
 
-def _format_url(url: str, props: LinkProperties) -> tuple[str, str]:
-    """(WHATWG href, minimally escaped display form) of ``url``: one parse for both."""
-    # WHATWG URL parsing works on scalar values and strips C0 and space at
-    # both ends and tabs and newlines anywhere.
-    cleaned = url.strip(_STRIP)
-    if not cleaned.isascii() or "\t" in cleaned or "\n" in cleaned or "\r" in cleaned:
-        cleaned = _SURROGATE.sub("\ufffd", _TAB_NEWLINE.sub("", cleaned))
+def _format_url(url: str, props: LinkProperties, detected: tuple[str, str] | None = None) -> tuple[str, str]:
+    """(WHATWG href, minimally escaped display form) of ``url``: one parse for
+    both.  ``detected``: ``url`` is the text of a detected link, and this is
+    its host's (ASCII, display) forms."""
+    if detected is None:
+        # WHATWG URL parsing works on scalar values and strips C0 and space
+        # at both ends and tabs and newlines anywhere.  (The text of a
+        # detected link has none of these: they are all Link_Term=Hard.)
+        cleaned = url.strip(_STRIP)
+        if not cleaned.isascii() or "\t" in cleaned or "\n" in cleaned or "\r" in cleaned:
+            cleaned = _SURROGATE.sub("\ufffd", _TAB_NEWLINE.sub("", cleaned))
+        detected = ("", "")
+    else:
+        cleaned = url
     m = _SCHEME.match(cleaned)
     if m:
         scheme = m.group(1).lower()
@@ -294,39 +376,31 @@ def _format_url(url: str, props: LinkProperties) -> tuple[str, str]:
         to_parse, after_scheme, show_scheme = cleaned, m.end(), True
     else:
         to_parse, after_scheme, show_scheme = "https://" + cleaned, 0, False
-    try:
-        # The WHATWG parser (ada) does all the parsing; its serialization has
-        # a fixed grammar that _HREF splits exactly.
-        href = ada_url.normalize_url(to_parse)
-    except ValueError:
-        raise ValueError(f"url is not a valid URL: {url!r}") from None
-    c = _HREF.match(href)
-    if c is None or not c["host"]:
+    # The WHATWG parser (ada) does all the parsing.
+    c = parse_special(to_parse)
+    if c is None:
+        raise ValueError(f"url is not a valid URL: {url!r}")
+    if not c.host:
         raise ValueError(f"url has no host: {url!r}")
 
     out = []
     if show_scheme:
-        out.append(c["scheme"] + "://")
-    if c["userinfo"] is not None:
-        out.append(c["userinfo"] + "@")
-    host = c["host"]
-    out.append(host if host[0] == "[" or _IPV4.match(host) else domain_to_unicode(host))
-    if c["port"] is not None:
-        out.append(":" + c["port"])
+        out.append(c.scheme + "://")
+    if c.userinfo is not None:
+        out.append(c.userinfo + "@")
+    host = c.host
+    if host == detected[0]:
+        out.append(detected[1])
+    else:
+        out.append(host if host[0] == "[" or _IPV4.match(host) else domain_to_unicode(host))
+    if c.port is not None:
+        out.append(":" + c.port)
 
     # WHATWG serializes an absent path of a special URL as "/": keep the
     # input's choice (https://example.com?q, not https://example.com/?q).
-    rest = cleaned[after_scheme:].lstrip("/\\")
-    end = _AUTHORITY_END.search(rest)
-    has_path = end is not None and end.group() in "/\\"
+    has_path = _HAS_PATH.match(cleaned, after_scheme) is not None
 
-    pathname = c["path"]
-    path = _decode(pathname[1:], _DECODABLE_ASCII[PATH]) if has_path or pathname != "/" else None
-    query = None if c["query"] is None else _decode(c["query"], _DECODABLE_ASCII[QUERY])
-    fragment = None
-    directives: list[str] = []
-    if c["fragment"] is not None:
-        # ":" is never decoded in a fragment, so a literal ":~:" here is syntax.
-        fragment, *directives = _decode(c["fragment"], _DECODABLE_ASCII[FRAGMENT]).split(":~:")
-    out.append(_minimal_escape(path, query, fragment, directives, props))
-    return href, "".join(out)
+    pathname = c.pathname
+    path = pathname[1:] if has_path or pathname != "/" else None
+    out.append(escaper(props).display_tail(path, c.query, c.fragment))
+    return c.href, "".join(out)

@@ -44,8 +44,9 @@ class LinkTerm(str, Enum):
         return self.value
 
 
-# Same order as LINK_TERM_VALUES in the generated tables (checked at load).
-_TERM_BY_CODE = (LinkTerm.Include, LinkTerm.Hard, LinkTerm.Soft, LinkTerm.Open, LinkTerm.Close)
+# Same order as LINK_TERM_VALUES in the generated tables (checked at load);
+# the codes of bmp_link_term and supplementary_ranges index it.
+LINK_TERM_ORDER = (LinkTerm.Include, LinkTerm.Hard, LinkTerm.Soft, LinkTerm.Open, LinkTerm.Close)
 
 
 def _module_name(version: str) -> str:
@@ -121,6 +122,7 @@ class LinkProperties:
         "_term_codes",
         "_term_ends",
         "_term_starts",
+        "email_chars",
         "email_run_end",
         "version",
     )
@@ -132,7 +134,7 @@ class LinkProperties:
             raise ValueError(
                 f"unicode_version {version!r} is not bundled; available: {', '.join(available_versions())}"
             ) from None
-        if tuple(mod.LINK_TERM_VALUES) != tuple(t.value for t in _TERM_BY_CODE):
+        if tuple(mod.LINK_TERM_VALUES) != tuple(t.value for t in LINK_TERM_ORDER):
             raise RuntimeError(f"tables of {version} use another Link_Term value order")
         self.version: str = mod.UNICODE_VERSION
         flat = mod.LINK_TERM
@@ -140,7 +142,7 @@ class LinkProperties:
         self._term_ends = flat[1::3]
         self._term_codes = flat[2::3]
         # One byte per BMP code point: the common look-up without bisect.
-        hard = _TERM_BY_CODE.index(LinkTerm.Hard)
+        hard = LINK_TERM_ORDER.index(LinkTerm.Hard)
         bmp = bytearray([hard]) * 0x10000
         for first, last, code in zip(self._term_starts, self._term_ends, self._term_codes, strict=True):
             if first <= 0xFFFF:
@@ -156,18 +158,40 @@ class LinkProperties:
         # Matches a window up to the last character that is not Link_Email.
         email = list(zip(self._email_starts, self._email_ends, strict=True))
         self.email_run_end = re.compile("(?s:.*)" + char_class(email, negate=True))
+        # .fullmatch(s): every character of s is Link_Email.
+        self.email_chars = re.compile(char_class(email) + "*")
 
     def __repr__(self) -> str:
         return f"<LinkProperties {self.version}>"
 
     def ranges(self, value: LinkTerm) -> list[tuple[int, int]]:
         """Inclusive code point ranges that have Link_Term ``value`` (not Hard)."""
-        code = _TERM_BY_CODE.index(value)
+        code = LINK_TERM_ORDER.index(value)
         return [
             (first, last)
             for first, last, c in zip(self._term_starts, self._term_ends, self._term_codes, strict=True)
             if c == code
         ]
+
+    def supplementary_ranges(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """(firsts, lasts, codes) of the ranges beyond the BMP that are not
+        Hard; codes index :data:`LINK_TERM_ORDER`.  The BMP is
+        :attr:`bmp_link_term`."""
+        rows = [
+            (max(first, 0x10000), last, code)
+            for first, last, code in zip(self._term_starts, self._term_ends, self._term_codes, strict=True)
+            if last > 0xFFFF
+        ]
+        return tuple(r[0] for r in rows), tuple(r[1] for r in rows), tuple(r[2] for r in rows)
+
+    @property
+    def bmp_link_term(self) -> bytes:
+        """One byte per BMP code point: its Link_Term as an index of :data:`LINK_TERM_ORDER`."""
+        return self._bmp_term
+
+    def bracket_pairs(self) -> list[tuple[str, str]]:
+        """(Close, Open) pairs of Link_Bracket, sorted by Close."""
+        return sorted(self._bracket.items())
 
     def domain_ranges(self) -> list[tuple[int, int]]:
         """Inclusive ranges of the characters that can stand in a domain label
@@ -179,10 +203,10 @@ class LinkProperties:
         """Link_Term of one character (Hard where the data file has no entry)."""
         cp = ord(ch)
         if cp <= 0xFFFF:
-            return _TERM_BY_CODE[self._bmp_term[cp]]
+            return LINK_TERM_ORDER[self._bmp_term[cp]]
         k = bisect_right(self._term_starts, cp) - 1
         if k >= 0 and cp <= self._term_ends[k]:
-            return _TERM_BY_CODE[self._term_codes[k]]
+            return LINK_TERM_ORDER[self._term_codes[k]]
         return LinkTerm.Hard
 
     def link_bracket(self, ch: str) -> str | None:

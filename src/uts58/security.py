@@ -301,9 +301,14 @@ def escape_bidi_controls(display: str, *, unicode_version: str = DEFAULT_UNICODE
     >>> escape_bidi_controls("example.com/a\\u202eb")
     'example.com/a%E2%80%AEb'
     """
+    bidi = _data(unicode_version).bidi
+    return bidi.sub(_escape_match, display) if bidi.search(display) else display
+
+
+def _escape_match(m: re.Match[str]) -> str:
     from .escaping import percent_escape
 
-    return _data(unicode_version).bidi.sub(lambda m: percent_escape(m.group()), display)
+    return percent_escape(m.group())
 
 
 def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> Link | None:

@@ -1,0 +1,20 @@
+"""The optional C accelerator, ``uts58._speedups`` (built by setup.py).
+
+None where it is not built, or when the environment variable
+``UTS58_PURE_PYTHON`` is set to anything but ``0``: uts58 then runs the
+same algorithms in Python.
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+speedups: ModuleType | None
+if os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0"):
+    speedups = None
+else:
+    try:
+        from . import _speedups as speedups  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        speedups = None

@@ -1,0 +1,941 @@
+/* Compiled inner loops of uts58.escaping (UTS #58 §4.1 and the
+ * percent-decoding that precedes it in format_url).
+ *
+ * Optional: when this module is not built, uts58.escaping runs the same
+ * algorithms in Python (_PyEscaper).  The tests run both on the official
+ * formatting test files and compare them on generated input.
+ *
+ * The module holds no data of its own: the Link_Term table, the brackets,
+ * the parts of Table 3-3 and the decodable ASCII characters are all given
+ * to Escaper() by uts58.escaping, from the same objects the Python code
+ * uses, so there is one source of truth for each.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define NPARTS 4            /* path, query, fragment, fragment directive */
+#define MAXSEQ 4            /* syntax sequences of one kind in one part */
+#define SEQLEN 4            /* longest syntax sequence (":~:" is 3) */
+#define NO_CHAR 0x110000u   /* "None" for brackets and the open stack */
+
+/* Link_Term codes, in the order of the generated tables (checked by
+ * uts58.escaping before it builds an Escaper). */
+enum { INCLUDE = 0, HARD = 1, SOFT = 2, OPEN = 3, CLOSE = 4 };
+enum { PATH = 0, QUERY = 1, FRAGMENT = 2, DIRECTIVE = 3 };
+
+typedef struct {
+    Py_UCS4 ch[SEQLEN];
+    Py_ssize_t len;
+} Seq;
+
+typedef struct {
+    Seq initiator;
+    Seq terminators[MAXSEQ];
+    int nterminators;
+    Seq clear[MAXSEQ];
+    int nclear;
+} PartSyntax;
+
+typedef struct {
+    PyObject_HEAD
+    unsigned char bmp[0x10000];     /* Link_Term code of each BMP code point */
+    Py_ssize_t nsupp;               /* supplementary ranges, sorted */
+    uint32_t *supp_first, *supp_last;
+    unsigned char *supp_code;
+    Py_ssize_t nbrackets;           /* Close -> Open, sorted by Close */
+    uint32_t *br_close, *br_open;
+    Py_ssize_t stack_limit;
+    PartSyntax parts[NPARTS];
+    unsigned char decodable[3][128]; /* path, query, fragment */
+} Escaper;
+
+/* ---------------------------------------------------------------- output */
+
+typedef struct {
+    Py_UCS4 *buf;
+    Py_ssize_t len, cap;
+} Out;
+
+static int
+out_reserve(Out *o, Py_ssize_t extra)
+{
+    if (o->len + extra <= o->cap)
+        return 0;
+    Py_ssize_t cap = o->cap ? o->cap : 64;
+    while (cap < o->len + extra) {
+        if (cap > PY_SSIZE_T_MAX / 2 / (Py_ssize_t)sizeof(Py_UCS4)) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        cap *= 2;
+    }
+    Py_UCS4 *buf = PyMem_Realloc(o->buf, (size_t)cap * sizeof(Py_UCS4));
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    o->buf = buf;
+    o->cap = cap;
+    return 0;
+}
+
+static inline int
+out_char(Out *o, Py_UCS4 ch)
+{
+    if (o->len == o->cap && out_reserve(o, 1) < 0)
+        return -1;
+    o->buf[o->len++] = ch;
+    return 0;
+}
+
+static int
+out_slice(Out *o, const Py_UCS4 *s, Py_ssize_t start, Py_ssize_t end)
+{
+    if (end <= start)
+        return 0;
+    if (out_reserve(o, end - start) < 0)
+        return -1;
+    memcpy(o->buf + o->len, s + start, (size_t)(end - start) * sizeof(Py_UCS4));
+    o->len += end - start;
+    return 0;
+}
+
+static const char HEX[] = "0123456789ABCDEF";
+
+/* %XX escapes of the UTF-8 bytes of ch; a lone surrogate is written as
+ * U+FFFD, as uts58.escaping.percent_escape does. */
+static int
+out_escape(Out *o, Py_UCS4 ch)
+{
+    unsigned char b[4];
+    int n;
+    if (ch >= 0xD800 && ch <= 0xDFFF)
+        ch = 0xFFFD;
+    if (ch < 0x80) {
+        b[0] = (unsigned char)ch;
+        n = 1;
+    } else if (ch < 0x800) {
+        b[0] = (unsigned char)(0xC0 | (ch >> 6));
+        b[1] = (unsigned char)(0x80 | (ch & 0x3F));
+        n = 2;
+    } else if (ch < 0x10000) {
+        b[0] = (unsigned char)(0xE0 | (ch >> 12));
+        b[1] = (unsigned char)(0x80 | ((ch >> 6) & 0x3F));
+        b[2] = (unsigned char)(0x80 | (ch & 0x3F));
+        n = 3;
+    } else {
+        b[0] = (unsigned char)(0xF0 | (ch >> 18));
+        b[1] = (unsigned char)(0x80 | ((ch >> 12) & 0x3F));
+        b[2] = (unsigned char)(0x80 | ((ch >> 6) & 0x3F));
+        b[3] = (unsigned char)(0x80 | (ch & 0x3F));
+        n = 4;
+    }
+    if (out_reserve(o, 3 * n) < 0)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        o->buf[o->len++] = '%';
+        o->buf[o->len++] = (Py_UCS4)HEX[b[k] >> 4];
+        o->buf[o->len++] = (Py_UCS4)HEX[b[k] & 0xF];
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ properties */
+
+static inline int
+link_term(const Escaper *e, Py_UCS4 cp)
+{
+    if (cp <= 0xFFFF)
+        return e->bmp[cp];
+    Py_ssize_t lo = 0, hi = e->nsupp;   /* last range with first <= cp */
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (e->supp_first[mid] <= cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0 && cp <= e->supp_last[lo - 1])
+        return e->supp_code[lo - 1];
+    return HARD;
+}
+
+static uint32_t
+link_bracket(const Escaper *e, Py_UCS4 cp)
+{
+    Py_ssize_t lo = 0, hi = e->nbrackets;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (e->br_close[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < e->nbrackets && e->br_close[lo] == cp)
+        return e->br_open[lo];
+    return NO_CHAR;
+}
+
+static inline int
+seq_at(const Seq *seq, const Py_UCS4 *s, Py_ssize_t n, Py_ssize_t i)
+{
+    if (seq->len > n - i)
+        return 0;
+    for (Py_ssize_t k = 0; k < seq->len; k++)
+        if (s[i + k] != seq->ch[k])
+            return 0;
+    return 1;
+}
+
+static inline int
+any_seq_at(const Seq *seqs, int count, const Py_UCS4 *s, Py_ssize_t n, Py_ssize_t i)
+{
+    for (int k = 0; k < count; k++)
+        if (seq_at(&seqs[k], s, n, i))
+            return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------- UTS #58 §4.1 */
+
+/* One part, as uts58.escaping._escape_part: Hard characters (and the
+ * part's terminators), Opens beyond the stack limit and unmatched Closes
+ * are escaped; the final Soft of the last part too. */
+static int
+escape_part(const Escaper *e, int part, const Py_UCS4 *s, Py_ssize_t n, int is_last, Out *o, uint32_t *open_stack)
+{
+    const PartSyntax *syn = &e->parts[part];
+    Py_ssize_t copied = 0, depth = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = s[i];
+        int lt;
+        if (any_seq_at(syn->terminators, syn->nterminators, s, n, i)) {
+            lt = HARD;
+        } else {
+            if (any_seq_at(syn->clear, syn->nclear, s, n, i))
+                depth = 0;
+            lt = link_term(e, ch);
+        }
+        if (lt == INCLUDE || lt == SOFT)
+            continue;
+        if (lt == OPEN && depth < e->stack_limit) {
+            open_stack[depth++] = ch;
+            continue;
+        }
+        if (lt == CLOSE) {
+            uint32_t last_open = depth ? open_stack[--depth] : NO_CHAR;
+            if (link_bracket(e, ch) == last_open)
+                continue;
+        }
+        if (out_slice(o, s, copied, i) < 0 || out_escape(o, ch) < 0)
+            return -1;
+        copied = i + 1;
+    }
+    if (is_last && copied < n && link_term(e, s[n - 1]) == SOFT) {
+        /* The last part ends in Soft: escape it so detection reaches it. */
+        if (out_slice(o, s, copied, n - 1) < 0 || out_escape(o, s[n - 1]) < 0)
+            return -1;
+    } else if (out_slice(o, s, copied, n) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    int part;
+    const Py_UCS4 *s;
+    Py_ssize_t n;
+} Piece;
+
+static PyObject *
+escape_pieces(const Escaper *e, const Piece *pieces, Py_ssize_t count)
+{
+    Out o = {NULL, 0, 0};
+    PyObject *result = NULL;
+    uint32_t *open_stack = PyMem_Malloc(((size_t)e->stack_limit + 1) * sizeof(uint32_t));
+    if (open_stack == NULL)
+        return PyErr_NoMemory();
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const Seq *init = &e->parts[pieces[k].part].initiator;
+        if (out_slice(&o, init->ch, 0, init->len) < 0 ||
+            escape_part(e, pieces[k].part, pieces[k].s, pieces[k].n, k == count - 1, &o, open_stack) < 0)
+            goto done;
+    }
+    static const Py_UCS4 empty[1] = {0};
+    result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, o.buf ? o.buf : empty, o.len);
+done:
+    PyMem_Free(open_stack);
+    PyMem_Free(o.buf);
+    return result;
+}
+
+/* ------------------------------------------------------- percent-decoding */
+
+static inline int
+hexval(Py_UCS4 c)
+{
+    if (c >= '0' && c <= '9')
+        return (int)(c - '0');
+    if (c >= 'A' && c <= 'F')
+        return (int)(c - 'A' + 10);
+    if (c >= 'a' && c <= 'f')
+        return (int)(c - 'a' + 10);
+    return -1;
+}
+
+/* The byte of the escape at s[i] ("%XX"), or -1. */
+static inline int
+escape_at(const Py_UCS4 *s, Py_ssize_t n, Py_ssize_t i)
+{
+    if (i + 2 >= n || s[i] != '%')
+        return -1;
+    int hi = hexval(s[i + 1]), lo = hexval(s[i + 2]);
+    return (hi < 0 || lo < 0) ? -1 : (hi << 4) | lo;
+}
+
+/* One UTF-8 sequence of escapes at s[i] (strict, as bytes.decode("utf-8")):
+ * the code point and its length in bytes, or 0. */
+static int
+utf8_at(const Py_UCS4 *s, Py_ssize_t n, Py_ssize_t i, int lead, Py_UCS4 *cp)
+{
+    int size, lo = 0x80, hi = 0xBF;
+    Py_UCS4 value;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+        size = 2;
+        value = (Py_UCS4)(lead & 0x1F);
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        size = 3;
+        value = (Py_UCS4)(lead & 0x0F);
+        if (lead == 0xE0)
+            lo = 0xA0;  /* no overlong forms */
+        else if (lead == 0xED)
+            hi = 0x9F;  /* no surrogates */
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        size = 4;
+        value = (Py_UCS4)(lead & 0x07);
+        if (lead == 0xF0)
+            lo = 0x90;
+        else if (lead == 0xF4)
+            hi = 0x8F;  /* nothing beyond U+10FFFF */
+    } else {
+        return 0;
+    }
+    for (int k = 1; k < size; k++) {
+        int b = escape_at(s, n, i + 3 * k);
+        if (b < lo || b > hi)
+            return 0;
+        lo = 0x80;
+        hi = 0xBF;
+        value = (value << 6) | (Py_UCS4)(b & 0x3F);
+    }
+    *cp = value;
+    return size;
+}
+
+/* As uts58.escaping._decode: valid UTF-8 sequences and the part's
+ * decodable ASCII characters are decoded; every other escape stays as
+ * written.  Writes to out, which has room for n characters. */
+static Py_ssize_t
+decode(const unsigned char *decodable, const Py_UCS4 *s, Py_ssize_t n, Py_UCS4 *out)
+{
+    Py_ssize_t i = 0, w = 0;
+    while (i < n) {
+        int b = s[i] == '%' ? escape_at(s, n, i) : -1;
+        if (b < 0) {
+            out[w++] = s[i++];
+            continue;
+        }
+        if (b < 0x80) {
+            if (decodable[b]) {
+                out[w++] = (Py_UCS4)b;
+            } else {
+                out[w++] = s[i];
+                out[w++] = s[i + 1];
+                out[w++] = s[i + 2];
+            }
+            i += 3;
+            continue;
+        }
+        Py_UCS4 cp;
+        int size = utf8_at(s, n, i, b, &cp);
+        if (size) {
+            out[w++] = cp;
+            i += 3 * size;
+        } else {  /* a legacy byte: stays escaped */
+            out[w++] = s[i];
+            out[w++] = s[i + 1];
+            out[w++] = s[i + 2];
+            i += 3;
+        }
+    }
+    return w;
+}
+
+/* ------------------------------------------------------------- the type */
+
+/* A UCS4 copy of a str argument (NULL with an exception on failure). */
+static Py_UCS4 *
+str_copy(PyObject *obj, const char *name, Py_ssize_t *n)
+{
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s", name, Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    *n = PyUnicode_GET_LENGTH(obj);
+    return PyUnicode_AsUCS4Copy(obj);
+}
+
+PyDoc_STRVAR(escape_parts_doc,
+"escape_parts(path, query, fragment, directives) -> str\n\n"
+"UTS #58 §4.1 over the parts (None: absent), as uts58.escaping._minimal_escape.");
+
+static PyObject *
+Escaper_escape_parts(Escaper *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char *names[3] = {"path", "query", "fragment"};
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "escape_parts() takes 4 arguments");
+        return NULL;
+    }
+    PyObject *directives = PySequence_Fast(args[3], "directives must be a sequence of str");
+    if (directives == NULL)
+        return NULL;
+    Py_ssize_t ndir = PySequence_Fast_GET_SIZE(directives);
+    Piece *pieces = PyMem_Calloc((size_t)ndir + 3, sizeof(Piece));
+    PyObject *result = NULL;
+    Py_ssize_t count = 0;
+    if (pieces == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int p = 0; p < 3; p++) {
+        PyObject *value = args[p];
+        if (value == Py_None && !(p == FRAGMENT && ndir > 0))
+            continue;
+        Piece *piece = &pieces[count++];
+        piece->part = p;
+        if (value == Py_None) {  /* directives imply an empty fragment */
+            piece->s = NULL;
+            piece->n = 0;
+            continue;
+        }
+        if ((piece->s = str_copy(value, names[p], &piece->n)) == NULL)
+            goto done;
+    }
+    for (Py_ssize_t k = 0; k < ndir; k++) {
+        PyObject *value = PySequence_Fast_GET_ITEM(directives, k);
+        Piece *piece = &pieces[count++];
+        piece->part = DIRECTIVE;
+        if ((piece->s = str_copy(value, "directives[]", &piece->n)) == NULL)
+            goto done;
+    }
+    result = escape_pieces(self, pieces, count);
+done:
+    if (pieces != NULL) {
+        for (Py_ssize_t k = 0; k < count; k++)
+            PyMem_Free((void *)pieces[k].s);
+        PyMem_Free(pieces);
+    }
+    Py_DECREF(directives);
+    return result;
+}
+
+PyDoc_STRVAR(display_tail_doc,
+"display_tail(path, query, fragment) -> str\n\n"
+"The parts of a WHATWG-serialized URL (path without its leading '/', None:\n"
+"absent) percent-decoded where that keeps the URL, the fragment split at\n"
+"':~:' into directives, then UTS #58 §4.1 (as uts58.escaping._PyEscaper).");
+
+static PyObject *
+Escaper_display_tail(Escaper *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char *names[3] = {"path", "query", "fragment"};
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "display_tail() takes 3 arguments");
+        return NULL;
+    }
+    Py_UCS4 *bufs[3] = {NULL, NULL, NULL};
+    Py_ssize_t lens[3] = {0, 0, 0};
+    Piece *pieces = NULL;
+    PyObject *result = NULL;
+    Py_ssize_t count = 0, ndir = 0;
+    for (int p = 0; p < 3; p++) {
+        if (args[p] == Py_None)
+            continue;
+        Py_ssize_t n;
+        Py_UCS4 *raw = str_copy(args[p], names[p], &n);
+        if (raw == NULL)
+            goto done;
+        /* Decoding never lengthens: decode in place. */
+        lens[p] = decode(self->decodable[p], raw, n, raw);
+        bufs[p] = raw;
+    }
+    if (bufs[FRAGMENT] != NULL) {  /* ":" is never decoded: ":~:" here is syntax */
+        const Seq *d = &self->parts[DIRECTIVE].initiator;
+        for (Py_ssize_t i = 0; i < lens[FRAGMENT]; i++)
+            if (seq_at(d, bufs[FRAGMENT], lens[FRAGMENT], i)) {
+                ndir++;
+                i += d->len - 1;
+            }
+    }
+    pieces = PyMem_Calloc((size_t)ndir + 3, sizeof(Piece));
+    if (pieces == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int p = 0; p < 3; p++) {
+        if (bufs[p] == NULL)
+            continue;
+        if (p != FRAGMENT) {
+            pieces[count++] = (Piece){p, bufs[p], lens[p]};
+            continue;
+        }
+        const Seq *d = &self->parts[DIRECTIVE].initiator;
+        const Py_UCS4 *s = bufs[p];
+        Py_ssize_t n = lens[p], start = 0;
+        int part = FRAGMENT;
+        for (Py_ssize_t i = 0; i <= n; i++) {
+            if (i == n || seq_at(d, s, n, i)) {
+                pieces[count++] = (Piece){part, s + start, i - start};
+                part = DIRECTIVE;
+                i += d->len - 1;
+                start = i + 1;
+            }
+        }
+    }
+    result = escape_pieces(self, pieces, count);
+done:
+    for (int p = 0; p < 3; p++)
+        PyMem_Free(bufs[p]);
+    PyMem_Free(pieces);
+    return result;
+}
+
+PyDoc_STRVAR(decode_doc,
+"decode(s, part) -> str\n\n"
+"Percent-decoding of one part (0 path, 1 query, 2 fragment), as\n"
+"uts58.escaping._decode.");
+
+static PyObject *
+Escaper_decode(Escaper *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "decode() takes 2 arguments");
+        return NULL;
+    }
+    Py_ssize_t n;
+    long part = PyLong_AsLong(args[1]);
+    if (part == -1 && PyErr_Occurred())
+        return NULL;
+    if (part < 0 || part > 2) {
+        PyErr_SetString(PyExc_ValueError, "part must be 0, 1 or 2");
+        return NULL;
+    }
+    Py_UCS4 *buf = str_copy(args[0], "s", &n);
+    if (buf == NULL)
+        return NULL;
+    Py_ssize_t w = decode(self->decodable[part], buf, n, buf);
+    PyObject *result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, w);
+    PyMem_Free(buf);
+    return result;
+}
+
+/* ------------------------------------------------------- construction */
+
+static int
+fill_seq(Seq *seq, PyObject *str)
+{
+    if (!PyUnicode_Check(str) || PyUnicode_GET_LENGTH(str) < 1 || PyUnicode_GET_LENGTH(str) > SEQLEN) {
+        PyErr_SetString(PyExc_ValueError, "syntax sequences must be str of 1 to 4 characters");
+        return -1;
+    }
+    seq->len = PyUnicode_GET_LENGTH(str);
+    for (Py_ssize_t k = 0; k < seq->len; k++)
+        seq->ch[k] = PyUnicode_READ_CHAR(str, k);
+    return 0;
+}
+
+static int
+fill_seqs(Seq *seqs, int *count, PyObject *tuple)
+{
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) > MAXSEQ) {
+        PyErr_SetString(PyExc_ValueError, "syntax sequences must be a tuple of at most 4 str");
+        return -1;
+    }
+    *count = (int)PyTuple_GET_SIZE(tuple);
+    for (int k = 0; k < *count; k++)
+        if (fill_seq(&seqs[k], PyTuple_GET_ITEM(tuple, k)) < 0)
+            return -1;
+    return 0;
+}
+
+/* A tuple of ints as a new uint32_t array. */
+static uint32_t *
+u32_array(PyObject *tuple, Py_ssize_t expected)
+{
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != expected) {
+        PyErr_SetString(PyExc_ValueError, "table columns must be tuples of equal length");
+        return NULL;
+    }
+    uint32_t *a = PyMem_Calloc((size_t)expected + 1, sizeof(uint32_t));
+    if (a == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < expected; k++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(tuple, k));
+        if (PyErr_Occurred() || v > 0x10FFFF) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "table values must be code points");
+            PyMem_Free(a);
+            return NULL;
+        }
+        a[k] = (uint32_t)v;
+    }
+    return a;
+}
+
+static void
+Escaper_dealloc(Escaper *self)
+{
+    PyMem_Free(self->supp_first);
+    PyMem_Free(self->supp_last);
+    PyMem_Free(self->supp_code);
+    PyMem_Free(self->br_close);
+    PyMem_Free(self->br_open);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Escaper(bmp, supp_first, supp_last, supp_code, br_close, br_open,
+ *         stack_limit, parts, decodable)
+ *   bmp: bytes of 65536 Link_Term codes; supp_*: tuples of the sorted
+ *   supplementary ranges; br_*: tuples, Close -> Open, sorted by Close;
+ *   parts: 4 tuples (initiator, terminators, clear_stack_open) in the
+ *   order path, query, fragment, directive; decodable: 3 str of ASCII. */
+static PyObject *
+Escaper_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *bmp, *sf, *sl, *sc, *bc, *bo, *parts, *decodable;
+    Py_ssize_t stack_limit;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "Escaper() takes positional arguments only");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "SO!O!O!O!O!nO!O!:Escaper", &bmp, &PyTuple_Type, &sf, &PyTuple_Type, &sl,
+                          &PyTuple_Type, &sc, &PyTuple_Type, &bc, &PyTuple_Type, &bo, &stack_limit,
+                          &PyTuple_Type, &parts, &PyTuple_Type, &decodable))
+        return NULL;
+    if (PyBytes_GET_SIZE(bmp) != 0x10000 || stack_limit < 0 || PyTuple_GET_SIZE(parts) != NPARTS ||
+        PyTuple_GET_SIZE(decodable) != 3) {
+        PyErr_SetString(PyExc_ValueError, "Escaper(): malformed tables");
+        return NULL;
+    }
+    Escaper *self = (Escaper *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    const unsigned char *codes = (const unsigned char *)PyBytes_AS_STRING(bmp);
+    for (Py_ssize_t k = 0; k < 0x10000; k++)
+        if (codes[k] > CLOSE) {
+            PyErr_SetString(PyExc_ValueError, "Escaper(): Link_Term code out of range");
+            goto fail;
+        }
+    memcpy(self->bmp, codes, 0x10000);
+    self->nsupp = PyTuple_GET_SIZE(sf);
+    if ((self->supp_first = u32_array(sf, self->nsupp)) == NULL ||
+        (self->supp_last = u32_array(sl, self->nsupp)) == NULL)
+        goto fail;
+    uint32_t *sc32 = u32_array(sc, self->nsupp);
+    if (sc32 == NULL)
+        goto fail;
+    self->supp_code = PyMem_Malloc((size_t)self->nsupp + 1);
+    if (self->supp_code == NULL) {
+        PyMem_Free(sc32);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t k = 0; k < self->nsupp; k++)
+        self->supp_code[k] = (unsigned char)(sc32[k] > CLOSE ? HARD : sc32[k]);
+    PyMem_Free(sc32);
+    self->nbrackets = PyTuple_GET_SIZE(bc);
+    if ((self->br_close = u32_array(bc, self->nbrackets)) == NULL ||
+        (self->br_open = u32_array(bo, self->nbrackets)) == NULL)
+        goto fail;
+    for (Py_ssize_t k = 1; k < self->nsupp; k++)
+        if (self->supp_first[k] <= self->supp_last[k - 1])
+            goto unsorted;
+    for (Py_ssize_t k = 1; k < self->nbrackets; k++)
+        if (self->br_close[k] <= self->br_close[k - 1])
+            goto unsorted;
+    self->stack_limit = stack_limit;
+    for (int p = 0; p < NPARTS; p++) {
+        PyObject *row = PyTuple_GET_ITEM(parts, p);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 3) {
+            PyErr_SetString(PyExc_ValueError, "Escaper(): a part is (initiator, terminators, clear_stack_open)");
+            goto fail;
+        }
+        if (fill_seq(&self->parts[p].initiator, PyTuple_GET_ITEM(row, 0)) < 0 ||
+            fill_seqs(self->parts[p].terminators, &self->parts[p].nterminators, PyTuple_GET_ITEM(row, 1)) < 0 ||
+            fill_seqs(self->parts[p].clear, &self->parts[p].nclear, PyTuple_GET_ITEM(row, 2)) < 0)
+            goto fail;
+    }
+    for (int p = 0; p < 3; p++) {
+        PyObject *chars = PyTuple_GET_ITEM(decodable, p);
+        if (!PyUnicode_Check(chars)) {
+            PyErr_SetString(PyExc_ValueError, "Escaper(): decodable characters must be str");
+            goto fail;
+        }
+        for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(chars); k++) {
+            Py_UCS4 c = PyUnicode_READ_CHAR(chars, k);
+            if (c >= 128) {
+                PyErr_SetString(PyExc_ValueError, "Escaper(): decodable characters must be ASCII");
+                goto fail;
+            }
+            self->decodable[p][c] = 1;
+        }
+    }
+    return (PyObject *)self;
+unsorted:
+    PyErr_SetString(PyExc_ValueError, "Escaper(): ranges and brackets must be sorted");
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyMethodDef Escaper_methods[] = {
+    {"escape_parts", (PyCFunction)(void (*)(void))Escaper_escape_parts, METH_FASTCALL, escape_parts_doc},
+    {"display_tail", (PyCFunction)(void (*)(void))Escaper_display_tail, METH_FASTCALL, display_tail_doc},
+    {"decode", (PyCFunction)(void (*)(void))Escaper_decode, METH_FASTCALL, decode_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EscaperType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "uts58._speedups.Escaper",
+    .tp_basicsize = sizeof(Escaper),
+    .tp_dealloc = (destructor)Escaper_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "UTS #58 §4.1 and percent-decoding over one Unicode version's tables.",
+    .tp_methods = Escaper_methods,
+    .tp_new = Escaper_new,
+};
+
+/* ------------------------------------------------------------ ada's C API
+ *
+ * WHATWG URL parsing stays ada's (ada-url): this type only calls the C API
+ * of ada (ada_c.h) through the addresses of the functions in ada-url's own
+ * compiled module, which uts58.whatwg takes from cffi after checking their
+ * C signatures and the layouts of the two structs below.  One call then
+ * parses and splits a URL without a Python-level round trip per getter. */
+
+typedef struct {
+    const char *data;
+    size_t length;
+} ada_string;
+
+typedef struct {
+    uint32_t protocol_end, username_end, host_start, host_end, port, pathname_start, search_start, hash_start;
+} ada_url_components;
+
+#define ADA_OMITTED 0xFFFFFFFFu
+
+typedef struct {
+    PyObject_HEAD
+    void *(*parse)(const char *, size_t);
+    bool (*is_valid)(void *);
+    ada_string (*get_href)(void *);
+    const ada_url_components *(*get_components)(void *);
+    void (*free)(void *);
+    PyObject *components;  /* the namedtuple class of the result */
+} Ada;
+
+static PyObject *
+ascii_slice(const char *href, uint32_t start, uint32_t end)
+{
+    return PyUnicode_DecodeASCII(href + start, end - start, "strict");
+}
+
+PyDoc_STRVAR(ada_parse_doc,
+"parse(url) -> Components | None\n\n"
+"Parse url with ada; None when it is not a valid URL or has no '//' after\n"
+"its scheme.  The result's fields are those of uts58.whatwg.Components.");
+
+static PyObject *
+Ada_parse(Ada *self, PyObject *url)
+{
+    Py_ssize_t size;
+    if (!PyUnicode_Check(url)) {
+        PyErr_Format(PyExc_TypeError, "url must be a str, not %.100s", Py_TYPE(url)->tp_name);
+        return NULL;
+    }
+    const char *data = PyUnicode_AsUTF8AndSize(url, &size);
+    if (data == NULL) {  /* lone surrogates: not a URL */
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+            return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    void *obj = self->parse(data, (size_t)size);
+    if (obj == NULL)
+        return PyErr_NoMemory();
+    PyObject *fields[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    PyObject *result = NULL;
+    if (!self->is_valid(obj)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    ada_string h = self->get_href(obj);
+    const ada_url_components *c = self->get_components(obj);
+    const char *href = h.data;
+    uint32_t n = (uint32_t)h.length, host_start = c->host_start, end = n;
+    /* A special URL: "scheme://" and every offset inside the href (ASCII). */
+    if (h.length > 0xFFFFFFF0u || c->protocol_end < 1 || c->protocol_end + 2 > n ||
+        href[c->protocol_end - 1] != ':' || href[c->protocol_end] != '/' || href[c->protocol_end + 1] != '/' ||
+        host_start > c->host_end || c->host_end > c->pathname_start || c->pathname_start > n ||
+        (c->search_start != ADA_OMITTED && (c->search_start < c->pathname_start || c->search_start >= n)) ||
+        (c->hash_start != ADA_OMITTED && (c->hash_start < c->pathname_start || c->hash_start >= n))) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if ((fields[0] = ascii_slice(href, 0, n)) == NULL ||
+        (fields[1] = ascii_slice(href, 0, c->protocol_end - 1)) == NULL)
+        goto done;
+    if (host_start < n && href[host_start] == '@') {
+        if ((fields[2] = ascii_slice(href, c->protocol_end + 2, host_start)) == NULL)
+            goto done;
+        host_start++;
+    } else {
+        fields[2] = Py_NewRef(Py_None);
+    }
+    if ((fields[3] = ascii_slice(href, host_start, c->host_end)) == NULL)
+        goto done;
+    fields[4] = c->port == ADA_OMITTED ? Py_NewRef(Py_None) : PyUnicode_FromFormat("%u", c->port);
+    if (fields[4] == NULL)
+        goto done;
+    if (c->hash_start != ADA_OMITTED) {
+        if ((fields[7] = ascii_slice(href, c->hash_start + 1, n)) == NULL)
+            goto done;
+        end = c->hash_start;
+    } else {
+        fields[7] = Py_NewRef(Py_None);
+    }
+    if (c->search_start != ADA_OMITTED && c->search_start < end) {
+        if ((fields[6] = ascii_slice(href, c->search_start + 1, end)) == NULL)
+            goto done;
+        end = c->search_start;
+    } else {
+        fields[6] = Py_NewRef(Py_None);
+    }
+    if ((fields[5] = ascii_slice(href, c->pathname_start, end)) == NULL)
+        goto done;
+    PyObject *tuple = PyTuple_New(8);
+    if (tuple == NULL)
+        goto done;
+    for (int k = 0; k < 8; k++) {
+        PyTuple_SET_ITEM(tuple, k, fields[k]);
+        fields[k] = NULL;
+    }
+    /* tuple.__new__(Components, fields), as Components._make does. */
+    PyObject *args = PyTuple_Pack(1, tuple);
+    Py_DECREF(tuple);
+    if (args == NULL)
+        goto done;
+    result = PyTuple_Type.tp_new((PyTypeObject *)self->components, args, NULL);
+    Py_DECREF(args);
+done:
+    for (int k = 0; k < 8; k++)
+        Py_XDECREF(fields[k]);
+    self->free(obj);
+    return result;
+}
+
+static void *
+address(PyObject *value)
+{
+    void *p = PyLong_AsVoidPtr(value);
+    if (p == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "Ada(): a function address is 0");
+    return p;
+}
+
+/* Ada(parse, is_valid, get_href, get_components, free, components):
+ * addresses of ada's C functions, and the Components class. */
+static PyObject *
+Ada_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *a[5], *components;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "Ada() takes positional arguments only");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O:Ada", &PyLong_Type, &a[0], &PyLong_Type, &a[1], &PyLong_Type, &a[2],
+                          &PyLong_Type, &a[3], &PyLong_Type, &a[4], &components))
+        return NULL;
+    if (!PyType_Check(components) || !PyType_IsSubtype((PyTypeObject *)components, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Ada(): components must be a tuple subclass");
+        return NULL;
+    }
+    void *p[5];
+    for (int k = 0; k < 5; k++)
+        if ((p[k] = address(a[k])) == NULL)
+            return NULL;
+    Ada *self = (Ada *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    /* Function pointers from data pointers: what cffi hands out. */
+    memcpy(&self->parse, &p[0], sizeof(void *));
+    memcpy(&self->is_valid, &p[1], sizeof(void *));
+    memcpy(&self->get_href, &p[2], sizeof(void *));
+    memcpy(&self->get_components, &p[3], sizeof(void *));
+    memcpy(&self->free, &p[4], sizeof(void *));
+    self->components = Py_NewRef(components);
+    return (PyObject *)self;
+}
+
+static void
+Ada_dealloc(Ada *self)
+{
+    Py_XDECREF(self->components);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef Ada_methods[] = {
+    {"parse", (PyCFunction)Ada_parse, METH_O, ada_parse_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject AdaType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "uts58._speedups.Ada",
+    .tp_basicsize = sizeof(Ada),
+    .tp_dealloc = (destructor)Ada_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "ada's URL parser called through its C API (see uts58.whatwg).",
+    .tp_methods = Ada_methods,
+    .tp_new = Ada_new,
+};
+
+static struct PyModuleDef speedups_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "uts58._speedups",
+    .m_doc = "Compiled inner loops of uts58.escaping (optional).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    if (PyType_Ready(&EscaperType) < 0 || PyType_Ready(&AdaType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&speedups_module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "Escaper", (PyObject *)&EscaperType) < 0 ||
+        PyModule_AddObjectRef(m, "Ada", (PyObject *)&AdaType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
