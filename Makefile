@@ -11,9 +11,9 @@ STAMP  := $(VENV)/.installed-stamp
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall when the project metadata changes; the install is editable, so
-# source changes need no reinstall.
-$(STAMP): pyproject.toml | $(BIN)/python
+# Reinstall when the project metadata or the C accelerator changes; the
+# install is editable, so Python source changes need no reinstall.
+$(STAMP): pyproject.toml setup.py src/uts58/_speedups.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
@@ -28,6 +28,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
+	$(CC) -fsyntax-only -std=c11 -Wall -Wextra -Wpedantic -Werror \
+	  -I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" src/uts58/_speedups.c
 	$(BIN)/ruff check src tests tools bench
 	$(BIN)/ruff format --check src tests tools bench
 	$(BIN)/mypy
@@ -57,4 +59,4 @@ check-tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py --check
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build src/*.egg-info src/uts58/*.so .pytest_cache .mypy_cache .ruff_cache

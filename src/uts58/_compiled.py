@@ -7,14 +7,18 @@ same algorithms in Python.
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
-speedups: ModuleType | None
-if os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0"):
-    speedups = None
-else:
+
+def _load() -> ModuleType | None:
+    if os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0"):
+        return None
     try:
-        from . import _speedups as speedups  # type: ignore[attr-defined,unused-ignore]
+        return importlib.import_module("uts58._speedups")
     except ImportError:
-        speedups = None
+        return None
+
+
+speedups = _load()

@@ -657,7 +657,13 @@ Escaper_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         goto fail;
     }
     for (Py_ssize_t k = 0; k < self->nsupp; k++)
-        self->supp_code[k] = (unsigned char)(sc32[k] > CLOSE ? HARD : sc32[k]);
+        self->supp_code[k] = (unsigned char)sc32[k];
+    for (Py_ssize_t k = 0; k < self->nsupp; k++)
+        if (sc32[k] > CLOSE) {
+            PyMem_Free(sc32);
+            PyErr_SetString(PyExc_ValueError, "Escaper(): Link_Term code out of range");
+            goto fail;
+        }
     PyMem_Free(sc32);
     self->nbrackets = PyTuple_GET_SIZE(bc);
     if ((self->br_close = u32_array(bc, self->nbrackets)) == NULL ||

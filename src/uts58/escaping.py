@@ -16,10 +16,10 @@ from functools import cache
 from typing import Protocol
 
 from ._checks import check_str
+from ._compiled import speedups
 from .hosts import domain_to_unicode
 from .parts import CLEAR, DIRECTIVE, FRAGMENT, PATH, QUERY, SEQUENCE, TERMINATOR, Part, match_at, part_patterns
 from .properties import DEFAULT_UNICODE_VERSION, LINK_TERM_ORDER, LinkProperties, LinkTerm, link_properties
-from ._compiled import speedups
 from .termination import OPEN_STACK_LIMIT
 from .whatwg import parse_special
 
@@ -286,9 +286,7 @@ class PyEscaper:
     def __init__(self, props: LinkProperties) -> None:
         self.props = props
 
-    def escape_parts(
-        self, path: str | None, query: str | None, fragment: str | None, directives: Sequence[str]
-    ) -> str:
+    def escape_parts(self, path: str | None, query: str | None, fragment: str | None, directives: Sequence[str]) -> str:
         return _minimal_escape(path, query, fragment, directives, self.props)
 
     def decode(self, s: str, part: int) -> str:

@@ -55,7 +55,7 @@ def parse_special_href(url: str) -> Components | None:
     c = _HREF.fullmatch(href)
     if c is None:
         return None
-    return Components(href, *c.groups())  # type: ignore[arg-type]
+    return Components(href, *c.groups())
 
 
 # What the accelerator expects of ada's C API (ada_c.h), as cffi spells it.
@@ -89,7 +89,7 @@ def _compiled_parser() -> Callable[[str], Components | None] | None:
     if speedups is None:
         return None
     try:
-        from ada_url._ada_wrapper import ffi, lib  # type: ignore[import-not-found,unused-ignore]
+        from ada_url._ada_wrapper import ffi, lib
 
         addresses = []
         for name, signature in _SIGNATURES.items():
@@ -108,7 +108,7 @@ def _compiled_parser() -> Callable[[str], Components | None] | None:
                 offset += ffi.sizeof(cname)
     except (ImportError, AttributeError, TypeError, ValueError, KeyError):
         return None
-    parser: Callable[[str], Components | None] = speedups.Ada(*addresses, Components).parse  # type: ignore[attr-defined]
+    parser: Callable[[str], Components | None] = speedups.Ada(*addresses, Components).parse
     return parser
 
 
@@ -120,7 +120,8 @@ def parse_special(url: str) -> Components | None:
     valid URL.  Meant for special URLs (http, https, ws, wss, ftp), whose
     serialization always has ``//`` and a path.
 
-    >>> parse_special("HTTPS://user@Bücher.de:443/a/../b?q#f")
-    Components(href='https://user@xn--bcher-kva.de/b?q#f', scheme='https', userinfo='user', host='xn--bcher-kva.de', port=None, pathname='/b', query='q', fragment='f')
+    >>> parse_special("HTTPS://user@Bücher.de:443/a/../b?q#f")  # doctest: +NORMALIZE_WHITESPACE
+    Components(href='https://user@xn--bcher-kva.de/b?q#f', scheme='https', userinfo='user',
+               host='xn--bcher-kva.de', port=None, pathname='/b', query='q', fragment='f')
     """
     return _COMPILED(url) if _COMPILED is not None else parse_special_href(url)

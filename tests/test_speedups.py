@@ -1,0 +1,263 @@
+"""The C accelerator (uts58._speedups) against the Python code it replaces.
+
+Every other test runs with the accelerator (when it is built); here the
+compiled and the Python implementations are compared on the conformance
+files and on generated input, the accelerator's guards are exercised, and
+the whole conformance run is repeated with UTS58_PURE_PYTHON=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tracemalloc
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from uts58 import format_url
+from uts58._compiled import speedups
+from uts58.conformance import data_file, read_formatting_test
+from uts58.escaping import PyEscaper, escaper
+from uts58.parts import DIRECTIVE, FRAGMENT, PATH, QUERY
+from uts58.properties import available_versions, link_properties
+from uts58.termination import OPEN_STACK_LIMIT
+from uts58.whatwg import _COMPILED, Components, parse_special, parse_special_href
+
+PURE = os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0")
+needs_c = pytest.mark.skipif(speedups is None, reason="uts58._speedups is not built (or UTS58_PURE_PYTHON is set)")
+
+FORMATTING_SOURCES = [
+    c.source for v in ("17.0.0", "dev") for c in read_formatting_test(data_file(v, "LinkFormattingTest.txt"))
+]
+
+
+def test_accelerator_is_built() -> None:
+    # `make test` installs with a C compiler: a silently missing build would
+    # leave the speed targets unmet and the C code untested.
+    if PURE:
+        assert speedups is None and _COMPILED is None
+        return
+    assert speedups is not None, "uts58._speedups did not build: see the pip install output"
+    assert _COMPILED is not None, "ada's C API did not match the accelerator's expectations"
+    assert not isinstance(escaper(link_properties()), PyEscaper)
+
+
+def test_pure_python_switch() -> None:
+    code = (
+        "import uts58; from uts58._compiled import speedups; from uts58.whatwg import _COMPILED;"
+        "print(speedups is None, _COMPILED is None, uts58.format_url('example.com/a%20b.'))"
+    )
+    env = {**os.environ, "UTS58_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True", "example.com/a%20b%2E"]
+
+
+def test_conformance_in_pure_python_matches() -> None:
+    # The whole conformance run (both files, both versions) once more in
+    # pure Python: same counts, nothing failed.
+    def run(pure: str) -> str:
+        env = {**os.environ, "UTS58_PURE_PYTHON": pure}
+        proc = subprocess.run(
+            [sys.executable, "-m", "uts58", "conformance"], env=env, capture_output=True, text=True, check=True
+        )
+        return proc.stdout
+
+    pure, compiled = run("1"), run("0")
+    assert pure == compiled
+    assert " 0 failed" in pure and all(" 0 failed" in line for line in pure.splitlines())
+
+
+# --------------------------------------------------------------------------
+# Compiled and Python escapers agree
+
+
+def escapers(version: str = "17.0.0") -> tuple[object, PyEscaper]:
+    props = link_properties(version)
+    return escaper(props), PyEscaper(props)
+
+
+@needs_c
+@pytest.mark.parametrize("version", available_versions())
+def test_formatting_sources_agree(version: str) -> None:
+    c, py = escapers(version)
+    for source in FORMATTING_SOURCES:
+        parsed = parse_special_href(source if "://" in source else "https://" + source)
+        assert parsed is not None
+        args = (parsed.pathname[1:], parsed.query, parsed.fragment)
+        assert c.display_tail(*args) == py.display_tail(*args), source  # type: ignore[attr-defined]
+        for part in (0, 1, 2):
+            assert c.decode(source, part) == py.decode(source, part)  # type: ignore[attr-defined]
+
+
+# Characters that matter: each part's syntax, brackets (matched, crossed,
+# unmatched), Hard, Soft and Include of the BMP and beyond, surrogates,
+# escapes (valid and broken UTF-8, ASCII, "%25").
+SPECIAL_CHARACTERS = "/?#=&,:~%.!'\"()[]{}<>«»「」（）⟨⟩ a-Z\\\t\x00\x7f"
+ALPHABET = st.sampled_from(
+    [
+        *SPECIAL_CHARACTERS,
+        *("\u0f0d", "\u06d4", "\u202e", "\ud800", "\udfff", "😀", "𝐀", "\U0001f10a", "\U000e0001", "\U0010ffff"),
+        *("%20", "%25", "%3F", "%23", "%41", "%C3%A9", "%E2%80%AE", "%F0%9F%98%80", "%C3", "%FF", "%ED%A0%80"),
+        *("%E0%80%80", "%F4%90%80%80", "%c3%a9", "%2", "%G0", ":~:"),
+    ]
+)
+TEXT = st.lists(ALPHABET, max_size=40).map("".join)
+OPTIONAL = st.none() | TEXT
+
+
+@needs_c
+@given(OPTIONAL, OPTIONAL, OPTIONAL, st.lists(TEXT, max_size=3))
+def test_escape_parts_agree(path: str | None, query: str | None, fragment: str | None, directives: list[str]) -> None:
+    c, py = escapers()
+    assert c.escape_parts(path, query, fragment, directives) == py.escape_parts(  # type: ignore[attr-defined]
+        path, query, fragment, directives
+    )
+
+
+@needs_c
+@given(OPTIONAL, OPTIONAL, OPTIONAL)
+def test_display_tail_agrees(path: str | None, query: str | None, fragment: str | None) -> None:
+    c, py = escapers()
+    assert c.display_tail(path, query, fragment) == py.display_tail(path, query, fragment)  # type: ignore[attr-defined]
+
+
+@needs_c
+@given(TEXT, st.sampled_from([0, 1, 2]))
+def test_decode_agrees(s: str, part: int) -> None:
+    c, py = escapers()
+    assert c.decode(s, part) == py.decode(s, part)  # type: ignore[attr-defined]
+
+
+@needs_c
+def test_open_stack_limit_and_long_input() -> None:
+    c, py = escapers()
+    for s in ("(" * (OPEN_STACK_LIMIT + 5) + ")" * (OPEN_STACK_LIMIT + 5), "a)" * 1000, "x" * 100_000 + "."):
+        assert c.escape_parts(s, None, None, ()) == py.escape_parts(s, None, None, ())  # type: ignore[attr-defined]
+    # Beyond the limit an Open is escaped, and so is its Close.
+    deep = c.escape_parts("(" * (OPEN_STACK_LIMIT + 1) + "x", None, None, ())  # type: ignore[attr-defined]
+    assert deep.endswith("%28x") and deep.count("%28") == 1
+
+
+@needs_c
+def test_type_errors_name_the_argument() -> None:
+    c, _ = escapers()
+    with pytest.raises(TypeError, match="query must be a str"):
+        c.escape_parts("a", 1, None, ())  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match=r"directives\[\] must be a str"):
+        c.escape_parts(None, None, None, [b"x"])  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="directives must be a sequence"):
+        c.escape_parts(None, None, None, 5)  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="fragment must be a str"):
+        c.display_tail(None, None, 3.0)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="part must be 0, 1 or 2"):
+        c.decode("x", 3)  # type: ignore[attr-defined]
+
+
+@needs_c
+def test_escaper_rejects_malformed_tables() -> None:
+    assert speedups is not None
+    props = link_properties()
+    firsts, lasts, codes = props.supplementary_ranges()
+    parts = tuple((p.initiator, p.terminators, p.clear_stack_open) for p in (PATH, QUERY, FRAGMENT, DIRECTIVE))
+    good = [props.bmp_link_term, firsts, lasts, codes, (0x29,), (0x28,), 125, parts, ("", "", "")]
+    speedups.Escaper(*good)
+    bad = {
+        0: b"\x00" * 10,  # not 65536 codes
+        1: firsts[:-1],  # columns of unequal length
+        3: (9,) * len(codes),  # not a Link_Term code
+        4: (0x29, 0x28),
+        7: parts[:3],
+        8: ("é", "", ""),  # not ASCII
+    }
+    for index, value in bad.items():
+        args = list(good)
+        args[index] = value
+        with pytest.raises(ValueError):
+            speedups.Escaper(*args)
+    with pytest.raises(ValueError, match="sorted"):
+        speedups.Escaper(*good[:4], (0x29, 0x28), (0x28, 0x29), *good[6:])
+    with pytest.raises(ValueError, match="out of range"):
+        speedups.Escaper(b"\x07" * 0x10000, *good[1:])
+
+
+@needs_c
+def test_no_leak() -> None:
+    c, _ = escapers()
+    args = ("wiki/Ракь_(планета)).", "a=%C3%A9&b=%FF", "x:~:text=a,b", ["y"])
+
+    def work() -> None:
+        for _ in range(2000):
+            c.escape_parts(*args)  # type: ignore[attr-defined]
+            c.display_tail(*args[:3])  # type: ignore[attr-defined]
+            parse_special("https://user@例子.中国:8080/a/../b?q=1#f")
+
+    work()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    work()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    assert grown < 64 * 1024, f"{grown} bytes kept after 2,000 calls"
+
+
+# --------------------------------------------------------------------------
+# ada through its C API and through normalize_url agree
+
+URL_PIECES = st.lists(
+    st.sampled_from(
+        [
+            *"https:// http:// ftp:// wss:// HTTP:// user : pw @ example.com 例子.中国 xn--bcher-kva.de [::1]"
+            " 127.0.0.1 0x7f.1 :8080 :443 :99999 / \\ .. . ? q=1&r # frag :~:text=x %2e %zz é ' ` {".split(),
+            *("a b", "\ud800", "\t", " ", "\x00"),
+        ]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@needs_c
+@given(URL_PIECES)
+def test_parse_special_paths_agree(url: str) -> None:
+    assert parse_special(url) == parse_special_href(url)
+
+
+@needs_c
+def test_parse_special_on_formatting_sources() -> None:
+    for source in FORMATTING_SOURCES:
+        url = source if "://" in source else "https://" + source
+        got = parse_special(url)
+        assert isinstance(got, Components) and got == parse_special_href(url)
+    assert parse_special("not a url") is None and parse_special("https://exa mple.com") is None
+
+
+@needs_c
+def test_ada_rejects_bad_arguments() -> None:
+    assert speedups is not None
+    with pytest.raises(TypeError, match="tuple subclass"):
+        speedups.Ada(1, 1, 1, 1, 1, dict)
+    with pytest.raises(ValueError, match="address is 0"):
+        speedups.Ada(0, 1, 1, 1, 1, Components)
+    assert _COMPILED is not None
+    with pytest.raises(TypeError, match="url must be a str"):
+        _COMPILED(b"https://example.com")  # type: ignore[arg-type]
+
+
+def test_format_url_same_in_both_modes() -> None:
+    # format_url (whichever mode this run is in) against the other mode, in
+    # a subprocess, over the conformance sources.
+    code = "import sys, json, uts58; print(json.dumps([uts58.format_url(s) for s in json.load(sys.stdin)]))"
+    env = {**os.environ, "UTS58_PURE_PYTHON": "0" if PURE else "1"}
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps(FORMATTING_SOURCES),
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(proc.stdout) == [format_url(s) for s in FORMATTING_SOURCES]
