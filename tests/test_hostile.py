@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import uts58
+from uts58 import termination
 from uts58.detection import _Scanner
 from uts58.properties import LinkProperties
 
@@ -32,6 +33,14 @@ def counting(monkeypatch: pytest.MonkeyPatch, owner: type, names: list[str]) -> 
     yield counts
 
 
+@pytest.fixture
+def python_termination(monkeypatch: pytest.MonkeyPatch) -> None:
+    """§3.5.1 in Python, whose steps can be counted (the compiled loop is a
+    single forward pass; tests/test_speedups.py compares the two)."""
+    monkeypatch.setattr(termination, "engine", lambda props: None)
+
+
+@pytest.mark.usefixtures("python_termination")
 def test_nested_brackets_stop_at_the_stack_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "example.com/" + "(" * 10**6
     with counting(monkeypatch, LinkProperties, ["link_term"]) as steps:
@@ -48,6 +57,7 @@ def test_nested_brackets_stop_at_the_stack_limit(monkeypatch: pytest.MonkeyPatch
         "/" * 10**5,  # many clear-stack separators: one step each
     ],
 )
+@pytest.mark.usefixtures("python_termination")
 def test_long_paths_take_steps_per_special_character_only(monkeypatch: pytest.MonkeyPatch, tail: str) -> None:
     text = "https://example.com/" + tail + " end"
     with counting(monkeypatch, LinkProperties, ["link_term"]) as steps:

@@ -19,12 +19,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from uts58 import format_url
-from uts58._compiled import speedups
-from uts58.conformance import data_file, read_formatting_test
+from uts58._compiled import engine, speedups
+from uts58.conformance import data_file, read_detection_test, read_formatting_test
 from uts58.escaping import PyEscaper, escaper
 from uts58.parts import DIRECTIVE, FRAGMENT, PATH, QUERY
 from uts58.properties import available_versions, link_properties
-from uts58.termination import OPEN_STACK_LIMIT
+from uts58.termination import OPEN_STACK_LIMIT, _find_link_end_py
 from uts58.whatwg import _COMPILED, Components, parse_special, parse_special_href
 
 PURE = os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0")
@@ -164,12 +164,13 @@ def test_escaper_rejects_malformed_tables() -> None:
     firsts, lasts, codes = props.supplementary_ranges()
     parts = tuple((p.initiator, p.terminators, p.clear_stack_open) for p in (PATH, QUERY, FRAGMENT, DIRECTIVE))
     good = [props.bmp_link_term, firsts, lasts, codes, (0x29,), (0x28,), 125, parts, ("", "", "")]
-    speedups.Escaper(*good)
+    speedups.Engine(*good)
     bad = {
         0: b"\x00" * 10,  # not 65536 codes
         1: firsts[:-1],  # columns of unequal length
         3: (9,) * len(codes),  # not a Link_Term code
         4: (0x29, 0x28),
+        6: 1025,  # an open stack limit beyond the compiled stack
         7: parts[:3],
         8: ("é", "", ""),  # not ASCII
     }
@@ -177,11 +178,11 @@ def test_escaper_rejects_malformed_tables() -> None:
         args = list(good)
         args[index] = value
         with pytest.raises(ValueError):
-            speedups.Escaper(*args)
+            speedups.Engine(*args)
     with pytest.raises(ValueError, match="sorted"):
-        speedups.Escaper(*good[:4], (0x29, 0x28), (0x28, 0x29), *good[6:])
+        speedups.Engine(*good[:4], (0x29, 0x28), (0x28, 0x29), *good[6:])
     with pytest.raises(ValueError, match="out of range"):
-        speedups.Escaper(b"\x07" * 0x10000, *good[1:])
+        speedups.Engine(b"\x07" * 0x10000, *good[1:])
 
 
 @needs_c
@@ -203,6 +204,69 @@ def test_no_leak() -> None:
     tracemalloc.stop()
     grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
     assert grown < 64 * 1024, f"{grown} bytes kept after 2,000 calls"
+
+
+# --------------------------------------------------------------------------
+# §3.5.1: compiled and Python termination agree
+
+
+def ends(text: str, start: int, version: str = "17.0.0") -> tuple[int, int]:
+    props = link_properties(version)
+    fast = engine(props)
+    assert fast is not None
+    return fast.find_link_end(text, start), _find_link_end_py(text, start, props)
+
+
+@needs_c
+@pytest.mark.parametrize("version", available_versions())
+def test_termination_on_detection_lines(version: str) -> None:
+    for file_version in ("17.0.0", "dev"):
+        lines = read_detection_test(data_file(file_version, "LinkDetectionTest.txt"))
+        for line in lines:
+            # From every position, not only the host ends of the marked links.
+            for start in range(len(line.text) + 1):
+                c, py = ends(line.text, start, version)
+                assert c == py, (line.text, start)
+
+
+@needs_c
+@given(TEXT, st.integers(min_value=0, max_value=3))
+def test_termination_agrees(tail: str, skip: int) -> None:
+    text = "example.com" + tail
+    for start in range(min(11 + skip, len(text)), len(text) + 1, 7):
+        c, py = ends(text, start)
+        assert c == py
+
+
+@needs_c
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "(" * 10**5,
+        "(" * OPEN_STACK_LIMIT + ")" * OPEN_STACK_LIMIT + "x",
+        "." * 10**5 + "a",
+        "😎𠀀" * 10**4 + ".",
+        "#a:~:" + ",&" * 10**4 + ".",
+        ":~:x",
+        "#:~:a:~:b",
+        "?a=(b)&c=[d]#e(f)g",
+    ],
+)
+def test_termination_hostile_shapes_agree(tail: str) -> None:
+    c, py = ends("example.com/" + tail + " end", 11)
+    assert c == py
+
+
+@needs_c
+def test_termination_checks_its_arguments() -> None:
+    fast = engine(link_properties())
+    assert fast is not None
+    with pytest.raises(TypeError, match="text must be a str"):
+        fast.find_link_end(b"x", 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="outside"):
+        fast.find_link_end("abc", 4)
+    with pytest.raises(ValueError, match="outside"):
+        fast.find_link_end("abc", -1)
 
 
 # --------------------------------------------------------------------------

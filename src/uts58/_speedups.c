@@ -1,14 +1,16 @@
-/* Compiled inner loops of uts58.escaping (UTS #58 §4.1 and the
- * percent-decoding that precedes it in format_url).
+/* The optional C accelerator of uts58: the inner loops of UTS #58 §3.5.1
+ * (termination), §4.1 (minimal escaping) and the percent-decoding that
+ * precedes §4.1 in format_url, and one-call URL parsing through ada's C API.
  *
- * Optional: when this module is not built, uts58.escaping runs the same
- * algorithms in Python (_PyEscaper).  The tests run both on the official
- * formatting test files and compare them on generated input.
+ * When this module is not built, uts58 runs the same algorithms in Python
+ * (uts58.termination._find_link_end_py, uts58.escaping.PyEscaper,
+ * uts58.whatwg.parse_special_href).  The tests run both on the official
+ * test files and compare them on generated input.
  *
  * The module holds no data of its own: the Link_Term table, the brackets,
  * the parts of Table 3-3 and the decodable ASCII characters are all given
- * to Escaper() by uts58.escaping, from the same objects the Python code
- * uses, so there is one source of truth for each.
+ * to Engine() by uts58._compiled.engine, from the same objects the Python
+ * code uses, so there is one source of truth for each.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -20,9 +22,10 @@
 #define MAXSEQ 4            /* syntax sequences of one kind in one part */
 #define SEQLEN 4            /* longest syntax sequence (":~:" is 3) */
 #define NO_CHAR 0x110000u   /* "None" for brackets and the open stack */
+#define MAX_STACK 1024      /* largest open stack limit Engine() accepts */
 
 /* Link_Term codes, in the order of the generated tables (checked by
- * uts58.escaping before it builds an Escaper). */
+ * uts58.escaping before it builds an Engine). */
 enum { INCLUDE = 0, HARD = 1, SOFT = 2, OPEN = 3, CLOSE = 4 };
 enum { PATH = 0, QUERY = 1, FRAGMENT = 2, DIRECTIVE = 3 };
 
@@ -37,6 +40,8 @@ typedef struct {
     int nterminators;
     Seq clear[MAXSEQ];
     int nclear;
+    Py_UCS4 starts[2 * MAXSEQ];  /* first characters of the sequences above */
+    int nstarts;
 } PartSyntax;
 
 typedef struct {
@@ -50,7 +55,7 @@ typedef struct {
     Py_ssize_t stack_limit;
     PartSyntax parts[NPARTS];
     unsigned char decodable[3][128]; /* path, query, fragment */
-} Escaper;
+} Engine;
 
 /* ---------------------------------------------------------------- output */
 
@@ -146,7 +151,7 @@ out_escape(Out *o, Py_UCS4 ch)
 /* ------------------------------------------------------------ properties */
 
 static inline int
-link_term(const Escaper *e, Py_UCS4 cp)
+link_term(const Engine *e, Py_UCS4 cp)
 {
     if (cp <= 0xFFFF)
         return e->bmp[cp];
@@ -164,7 +169,7 @@ link_term(const Escaper *e, Py_UCS4 cp)
 }
 
 static uint32_t
-link_bracket(const Escaper *e, Py_UCS4 cp)
+link_bracket(const Engine *e, Py_UCS4 cp)
 {
     Py_ssize_t lo = 0, hi = e->nbrackets;
     while (lo < hi) {
@@ -199,13 +204,146 @@ any_seq_at(const Seq *seqs, int count, const Py_UCS4 *s, Py_ssize_t n, Py_ssize_
     return 0;
 }
 
+/* ------------------------------------------------------------ UTS #58 §3.5.1 */
+
+static inline int
+is_start(const PartSyntax *syn, Py_UCS4 ch)
+{
+    for (int k = 0; k < syn->nstarts; k++)
+        if (syn->starts[k] == ch)
+            return 1;
+    return 0;
+}
+
+/* The length of the first of seqs that occurs in the text at i, or 0. */
+static Py_ssize_t
+text_seq_at(const Seq *seqs, int count, int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
+{
+    for (int k = 0; k < count; k++) {
+        const Seq *seq = &seqs[k];
+        if (seq->len > n - i)
+            continue;
+        Py_ssize_t j = 0;
+        while (j < seq->len && PyUnicode_READ(kind, data, i + j) == seq->ch[j])
+            j++;
+        if (j == seq->len)
+            return seq->len;
+    }
+    return 0;
+}
+
+/* As uts58.termination._find_link_end_py: one forward pass over the text
+ * (read in place, never copied), O(length) time, no recursion. */
+static Py_ssize_t
+find_link_end(const Engine *e, PyObject *text, Py_ssize_t start)
+{
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    uint32_t open_stack[MAX_STACK];
+    Py_ssize_t depth = 0, i = start, last_safe = start;  /* lastSafe starts at the host end (D1) */
+    int part = -1, previous_part = -1;
+    while (i < n) {
+        if (part >= 0) {
+            const PartSyntax *syn = &e->parts[part];
+            /* A run of Include and Soft characters that start no syntax
+             * sequence of the part; lastSafe moves past each Include. */
+            for (; i < n; i++) {
+                Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+                if (is_start(syn, ch))
+                    break;
+                int lt = link_term(e, ch);
+                if (lt == INCLUDE)
+                    last_safe = i + 1;
+                else if (lt != SOFT)
+                    break;
+            }
+            if (i == n)
+                break;
+            Py_ssize_t len;
+            if (text_seq_at(syn->terminators, syn->nterminators, kind, data, n, i)) {
+                previous_part = part;
+                part = -1;
+            } else if ((len = text_seq_at(syn->clear, syn->nclear, kind, data, n, i)) > 0) {
+                i += len;
+                last_safe = i;
+                depth = 0;
+                continue;
+            }
+        }
+        if (part < 0) {
+            int next = -1;
+            Py_ssize_t len = 0;
+            for (int p = 0; p < NPARTS && next < 0; p++)
+                if ((len = text_seq_at(&e->parts[p].initiator, 1, kind, data, n, i)) > 0)
+                    next = p;
+            if (next < 0)
+                return last_safe;
+            /* §3.5: the directive initiator only counts after a fragment. */
+            if (next == DIRECTIVE && previous_part != FRAGMENT && previous_part != DIRECTIVE)
+                return last_safe;
+            part = next;
+            i += len;
+            last_safe = i;
+            depth = 0;
+            continue;
+        }
+        /* Open, Close, Hard, or the first character of a longer sequence
+         * that is not there (":" without "~:"). */
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        int lt = link_term(e, ch);
+        if (lt == SOFT) {
+            i++;
+            continue;
+        }
+        if (lt == HARD)
+            return last_safe;
+        if (lt == OPEN) {
+            if (depth == e->stack_limit)
+                return last_safe;
+            open_stack[depth++] = ch;
+        } else if (lt == CLOSE && (depth == 0 || link_bracket(e, ch) != open_stack[--depth])) {
+            return last_safe;
+        }
+        i++;  /* Include, or a bracket pushed or matched */
+        last_safe = i;
+    }
+    return last_safe;
+}
+
+PyDoc_STRVAR(find_link_end_doc,
+"find_link_end(text, start) -> int\\n\\n"
+"UTS #58 §3.5.1 from start, the end of a host (and port), as\\n"
+"uts58.termination._find_link_end_py.");
+
+static PyObject *
+Engine_find_link_end(Engine *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "find_link_end() takes 2 arguments");
+        return NULL;
+    }
+    if (!PyUnicode_Check(args[0])) {
+        PyErr_Format(PyExc_TypeError, "text must be a str, not %.100s", Py_TYPE(args[0])->tp_name);
+        return NULL;
+    }
+    Py_ssize_t start = PyLong_AsSsize_t(args[1]);
+    if (start == -1 && PyErr_Occurred())
+        return NULL;
+    if (start < 0 || start > PyUnicode_GET_LENGTH(args[0])) {
+        PyErr_SetString(PyExc_ValueError, "start is outside text");
+        return NULL;
+    }
+    return PyLong_FromSsize_t(find_link_end(self, args[0], start));
+}
+
 /* ------------------------------------------------------------- UTS #58 §4.1 */
 
 /* One part, as uts58.escaping._escape_part: Hard characters (and the
  * part's terminators), Opens beyond the stack limit and unmatched Closes
  * are escaped; the final Soft of the last part too. */
 static int
-escape_part(const Escaper *e, int part, const Py_UCS4 *s, Py_ssize_t n, int is_last, Out *o, uint32_t *open_stack)
+escape_part(const Engine *e, int part, const Py_UCS4 *s, Py_ssize_t n, int is_last, Out *o, uint32_t *open_stack)
 {
     const PartSyntax *syn = &e->parts[part];
     Py_ssize_t copied = 0, depth = 0;
@@ -251,13 +389,11 @@ typedef struct {
 } Piece;
 
 static PyObject *
-escape_pieces(const Escaper *e, const Piece *pieces, Py_ssize_t count)
+escape_pieces(const Engine *e, const Piece *pieces, Py_ssize_t count)
 {
     Out o = {NULL, 0, 0};
     PyObject *result = NULL;
-    uint32_t *open_stack = PyMem_Malloc(((size_t)e->stack_limit + 1) * sizeof(uint32_t));
-    if (open_stack == NULL)
-        return PyErr_NoMemory();
+    uint32_t open_stack[MAX_STACK];
     for (Py_ssize_t k = 0; k < count; k++) {
         const Seq *init = &e->parts[pieces[k].part].initiator;
         if (out_slice(&o, init->ch, 0, init->len) < 0 ||
@@ -267,7 +403,6 @@ escape_pieces(const Escaper *e, const Piece *pieces, Py_ssize_t count)
     static const Py_UCS4 empty[1] = {0};
     result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, o.buf ? o.buf : empty, o.len);
 done:
-    PyMem_Free(open_stack);
     PyMem_Free(o.buf);
     return result;
 }
@@ -393,7 +528,7 @@ PyDoc_STRVAR(escape_parts_doc,
 "UTS #58 §4.1 over the parts (None: absent), as uts58.escaping._minimal_escape.");
 
 static PyObject *
-Escaper_escape_parts(Escaper *self, PyObject *const *args, Py_ssize_t nargs)
+Engine_escape_parts(Engine *self, PyObject *const *args, Py_ssize_t nargs)
 {
     static const char *names[3] = {"path", "query", "fragment"};
     if (nargs != 4) {
@@ -447,10 +582,10 @@ PyDoc_STRVAR(display_tail_doc,
 "display_tail(path, query, fragment) -> str\n\n"
 "The parts of a WHATWG-serialized URL (path without its leading '/', None:\n"
 "absent) percent-decoded where that keeps the URL, the fragment split at\n"
-"':~:' into directives, then UTS #58 §4.1 (as uts58.escaping._PyEscaper).");
+"':~:' into directives, then UTS #58 §4.1 (as uts58.escaping._PyEngine).");
 
 static PyObject *
-Escaper_display_tail(Escaper *self, PyObject *const *args, Py_ssize_t nargs)
+Engine_display_tail(Engine *self, PyObject *const *args, Py_ssize_t nargs)
 {
     static const char *names[3] = {"path", "query", "fragment"};
     if (nargs != 3) {
@@ -520,7 +655,7 @@ PyDoc_STRVAR(decode_doc,
 "uts58.escaping._decode.");
 
 static PyObject *
-Escaper_decode(Escaper *self, PyObject *const *args, Py_ssize_t nargs)
+Engine_decode(Engine *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "decode() takes 2 arguments");
@@ -599,7 +734,7 @@ u32_array(PyObject *tuple, Py_ssize_t expected)
 }
 
 static void
-Escaper_dealloc(Escaper *self)
+Engine_dealloc(Engine *self)
 {
     PyMem_Free(self->supp_first);
     PyMem_Free(self->supp_last);
@@ -609,37 +744,37 @@ Escaper_dealloc(Escaper *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Escaper(bmp, supp_first, supp_last, supp_code, br_close, br_open,
+/* Engine(bmp, supp_first, supp_last, supp_code, br_close, br_open,
  *         stack_limit, parts, decodable)
  *   bmp: bytes of 65536 Link_Term codes; supp_*: tuples of the sorted
  *   supplementary ranges; br_*: tuples, Close -> Open, sorted by Close;
  *   parts: 4 tuples (initiator, terminators, clear_stack_open) in the
  *   order path, query, fragment, directive; decodable: 3 str of ASCII. */
 static PyObject *
-Escaper_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     PyObject *bmp, *sf, *sl, *sc, *bc, *bo, *parts, *decodable;
     Py_ssize_t stack_limit;
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
-        PyErr_SetString(PyExc_TypeError, "Escaper() takes positional arguments only");
+        PyErr_SetString(PyExc_TypeError, "Engine() takes positional arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "SO!O!O!O!O!nO!O!:Escaper", &bmp, &PyTuple_Type, &sf, &PyTuple_Type, &sl,
+    if (!PyArg_ParseTuple(args, "SO!O!O!O!O!nO!O!:Engine", &bmp, &PyTuple_Type, &sf, &PyTuple_Type, &sl,
                           &PyTuple_Type, &sc, &PyTuple_Type, &bc, &PyTuple_Type, &bo, &stack_limit,
                           &PyTuple_Type, &parts, &PyTuple_Type, &decodable))
         return NULL;
-    if (PyBytes_GET_SIZE(bmp) != 0x10000 || stack_limit < 0 || PyTuple_GET_SIZE(parts) != NPARTS ||
+    if (PyBytes_GET_SIZE(bmp) != 0x10000 || stack_limit < 0 || stack_limit > MAX_STACK || PyTuple_GET_SIZE(parts) != NPARTS ||
         PyTuple_GET_SIZE(decodable) != 3) {
-        PyErr_SetString(PyExc_ValueError, "Escaper(): malformed tables");
+        PyErr_SetString(PyExc_ValueError, "Engine(): malformed tables");
         return NULL;
     }
-    Escaper *self = (Escaper *)type->tp_alloc(type, 0);
+    Engine *self = (Engine *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
     const unsigned char *codes = (const unsigned char *)PyBytes_AS_STRING(bmp);
     for (Py_ssize_t k = 0; k < 0x10000; k++)
         if (codes[k] > CLOSE) {
-            PyErr_SetString(PyExc_ValueError, "Escaper(): Link_Term code out of range");
+            PyErr_SetString(PyExc_ValueError, "Engine(): Link_Term code out of range");
             goto fail;
         }
     memcpy(self->bmp, codes, 0x10000);
@@ -661,7 +796,7 @@ Escaper_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     for (Py_ssize_t k = 0; k < self->nsupp; k++)
         if (sc32[k] > CLOSE) {
             PyMem_Free(sc32);
-            PyErr_SetString(PyExc_ValueError, "Escaper(): Link_Term code out of range");
+            PyErr_SetString(PyExc_ValueError, "Engine(): Link_Term code out of range");
             goto fail;
         }
     PyMem_Free(sc32);
@@ -679,24 +814,29 @@ Escaper_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     for (int p = 0; p < NPARTS; p++) {
         PyObject *row = PyTuple_GET_ITEM(parts, p);
         if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 3) {
-            PyErr_SetString(PyExc_ValueError, "Escaper(): a part is (initiator, terminators, clear_stack_open)");
+            PyErr_SetString(PyExc_ValueError, "Engine(): a part is (initiator, terminators, clear_stack_open)");
             goto fail;
         }
         if (fill_seq(&self->parts[p].initiator, PyTuple_GET_ITEM(row, 0)) < 0 ||
             fill_seqs(self->parts[p].terminators, &self->parts[p].nterminators, PyTuple_GET_ITEM(row, 1)) < 0 ||
             fill_seqs(self->parts[p].clear, &self->parts[p].nclear, PyTuple_GET_ITEM(row, 2)) < 0)
             goto fail;
+        PartSyntax *syn = &self->parts[p];
+        for (int k = 0; k < syn->nterminators; k++)
+            syn->starts[syn->nstarts++] = syn->terminators[k].ch[0];
+        for (int k = 0; k < syn->nclear; k++)
+            syn->starts[syn->nstarts++] = syn->clear[k].ch[0];
     }
     for (int p = 0; p < 3; p++) {
         PyObject *chars = PyTuple_GET_ITEM(decodable, p);
         if (!PyUnicode_Check(chars)) {
-            PyErr_SetString(PyExc_ValueError, "Escaper(): decodable characters must be str");
+            PyErr_SetString(PyExc_ValueError, "Engine(): decodable characters must be str");
             goto fail;
         }
         for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(chars); k++) {
             Py_UCS4 c = PyUnicode_READ_CHAR(chars, k);
             if (c >= 128) {
-                PyErr_SetString(PyExc_ValueError, "Escaper(): decodable characters must be ASCII");
+                PyErr_SetString(PyExc_ValueError, "Engine(): decodable characters must be ASCII");
                 goto fail;
             }
             self->decodable[p][c] = 1;
@@ -704,28 +844,29 @@ Escaper_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     return (PyObject *)self;
 unsorted:
-    PyErr_SetString(PyExc_ValueError, "Escaper(): ranges and brackets must be sorted");
+    PyErr_SetString(PyExc_ValueError, "Engine(): ranges and brackets must be sorted");
 fail:
     Py_DECREF(self);
     return NULL;
 }
 
-static PyMethodDef Escaper_methods[] = {
-    {"escape_parts", (PyCFunction)(void (*)(void))Escaper_escape_parts, METH_FASTCALL, escape_parts_doc},
-    {"display_tail", (PyCFunction)(void (*)(void))Escaper_display_tail, METH_FASTCALL, display_tail_doc},
-    {"decode", (PyCFunction)(void (*)(void))Escaper_decode, METH_FASTCALL, decode_doc},
+static PyMethodDef Engine_methods[] = {
+    {"find_link_end", (PyCFunction)(void (*)(void))Engine_find_link_end, METH_FASTCALL, find_link_end_doc},
+    {"escape_parts", (PyCFunction)(void (*)(void))Engine_escape_parts, METH_FASTCALL, escape_parts_doc},
+    {"display_tail", (PyCFunction)(void (*)(void))Engine_display_tail, METH_FASTCALL, display_tail_doc},
+    {"decode", (PyCFunction)(void (*)(void))Engine_decode, METH_FASTCALL, decode_doc},
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject EscaperType = {
+static PyTypeObject EngineType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "uts58._speedups.Escaper",
-    .tp_basicsize = sizeof(Escaper),
-    .tp_dealloc = (destructor)Escaper_dealloc,
+    .tp_name = "uts58._speedups.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_dealloc = (destructor)Engine_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "UTS #58 §4.1 and percent-decoding over one Unicode version's tables.",
-    .tp_methods = Escaper_methods,
-    .tp_new = Escaper_new,
+    .tp_doc = "UTS #58 §3.5.1, §4.1 and percent-decoding over one Unicode version's tables.",
+    .tp_methods = Engine_methods,
+    .tp_new = Engine_new,
 };
 
 /* ------------------------------------------------------------ ada's C API
@@ -933,12 +1074,12 @@ static struct PyModuleDef speedups_module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    if (PyType_Ready(&EscaperType) < 0 || PyType_Ready(&AdaType) < 0)
+    if (PyType_Ready(&EngineType) < 0 || PyType_Ready(&AdaType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&speedups_module);
     if (m == NULL)
         return NULL;
-    if (PyModule_AddObjectRef(m, "Escaper", (PyObject *)&EscaperType) < 0 ||
+    if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&EngineType) < 0 ||
         PyModule_AddObjectRef(m, "Ada", (PyObject *)&AdaType) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache
-from typing import Protocol
 
 from ._checks import check_str
-from ._compiled import speedups
+from ._compiled import Escaper, engine
 from .hosts import domain_to_unicode
 from .parts import CLEAR, DIRECTIVE, FRAGMENT, PATH, QUERY, SEQUENCE, TERMINATOR, Part, match_at, part_patterns
-from .properties import DEFAULT_UNICODE_VERSION, LINK_TERM_ORDER, LinkProperties, LinkTerm, link_properties
+from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, LinkTerm, link_properties
 from .termination import OPEN_STACK_LIMIT
 from .whatwg import parse_special
 
@@ -194,11 +192,11 @@ def format_parts(
 # (C0 controls, DEL and the part's percent-encode set), minus the part's
 # syntax characters.  Decoding exactly these never changes the parsed URL.
 _C0_DEL = "".join(map(chr, range(0x20))) + "\x7f"
-_DECODABLE_ASCII = {
-    PATH: frozenset(_C0_DEL + ' "<>^`{}'),
-    QUERY: frozenset(_C0_DEL + " \"<>'"),
-    FRAGMENT: frozenset(_C0_DEL + ' "<>`'),
-}
+DECODABLE_ASCII = (  # path, query, fragment
+    frozenset(_C0_DEL + ' "<>^`{}'),
+    frozenset(_C0_DEL + " \"<>'"),
+    frozenset(_C0_DEL + ' "<>`'),
+)
 _ESCAPE_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):(?![0-9])")
 # After the slashes that follow the scheme, a "/" or "\\" comes before any
@@ -261,24 +259,9 @@ def _decode(s: str, decodable: frozenset[str]) -> str:
 # The escaper: §4.1 and the decoding above, compiled or in Python
 
 
-class Escaper(Protocol):
-    def escape_parts(
-        self, path: str | None, query: str | None, fragment: str | None, directives: Sequence[str]
-    ) -> str: ...
-
-    def display_tail(self, path: str | None, query: str | None, fragment: str | None) -> str: ...
-
-    def decode(self, s: str, part: int) -> str: ...
-
-
-_DECODE_PARTS = (PATH, QUERY, FRAGMENT)
-# The Link_Term codes of _speedups.c (its enum).
-_C_LINK_TERM_ORDER = (LinkTerm.Include, LinkTerm.Hard, LinkTerm.Soft, LinkTerm.Open, LinkTerm.Close)
-
-
 class PyEscaper:
     """§4.1 and the decoding of :func:`format_url` in Python: the reference
-    that ``uts58._speedups.Escaper`` is tested against, and the fallback
+    that ``uts58._speedups.Engine`` is tested against, and the fallback
     where that is not built."""
 
     __slots__ = ("props",)
@@ -291,7 +274,7 @@ class PyEscaper:
 
     def decode(self, s: str, part: int) -> str:
         """Percent-decode ``s`` as part ``part`` (0 path, 1 query, 2 fragment)."""
-        return _decode(s, _DECODABLE_ASCII[_DECODE_PARTS[part]])
+        return _decode(s, DECODABLE_ASCII[part])
 
     def display_tail(self, path: str | None, query: str | None, fragment: str | None) -> str:
         """The display form of the path (without its leading ``/``), query
@@ -309,27 +292,11 @@ class PyEscaper:
         )
 
 
-@cache
 def escaper(props: LinkProperties, compiled: bool = True) -> Escaper:
-    """The escaper of one Unicode version: the compiled one when it is
+    """The escaper of one Unicode version: the accelerator's when it is
     built and ``compiled`` is true, else :class:`PyEscaper`."""
-    if not compiled or speedups is None:
-        return PyEscaper(props)
-    if LINK_TERM_ORDER != _C_LINK_TERM_ORDER:
-        raise RuntimeError("uts58._speedups numbers Link_Term values in another order")
-    firsts, lasts, codes = props.supplementary_ranges()
-    pairs = props.bracket_pairs()
-    return speedups.Escaper(  # type: ignore[no-any-return]
-        props.bmp_link_term,
-        firsts,
-        lasts,
-        codes,
-        tuple(ord(close) for close, _ in pairs),
-        tuple(ord(open_) for _, open_ in pairs),
-        OPEN_STACK_LIMIT,
-        tuple((p.initiator, p.terminators, p.clear_stack_open) for p in (PATH, QUERY, FRAGMENT, DIRECTIVE)),
-        tuple("".join(sorted(_DECODABLE_ASCII[p])) for p in _DECODE_PARTS),
-    )
+    fast = engine(props) if compiled else None
+    return fast if fast is not None else PyEscaper(props)
 
 
 def format_url(url: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ._checks import check_offset, check_str
+from ._compiled import engine
 from .parts import CLEAR, DIRECTIVE, FRAGMENT, PARTS, PATH, SEQUENCE, TERMINATOR, Part, match_at, part_patterns
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, LinkTerm, link_properties
 
@@ -31,7 +32,13 @@ def find_link_end(text: str, start: int, *, unicode_version: str = DEFAULT_UNICO
 
 
 def _find_link_end(text: str, start: int, props: LinkProperties) -> int:
-    """§3.5.1 without argument checks; one pass, O(len) time, no recursion.
+    """§3.5.1 without argument checks: compiled where the accelerator is built."""
+    fast = engine(props)
+    return fast.find_link_end(text, start) if fast is not None else _find_link_end_py(text, start, props)
+
+
+def _find_link_end_py(text: str, start: int, props: LinkProperties) -> int:
+    """§3.5.1 in Python; one pass, O(len) time, no recursion.
 
     Runs of simple characters are consumed by one regex match per run
     (see :func:`uts58.parts.part_patterns`); the loop body below runs only
