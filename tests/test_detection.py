@@ -10,6 +10,9 @@ import pytest
 
 import uts58
 from uts58 import Link, find_emails, find_link_end, find_links, find_urls
+from uts58.conformance import data_file, read_detection_test
+from uts58.escaping import _format_url
+from uts58.properties import link_properties
 
 
 def texts(text: str, **options: object) -> list[str]:
@@ -371,3 +374,28 @@ def test_hostile_inputs() -> None:
     assert texts(("x@" * n) + "example.com") == ["x@example.com"]
     assert texts("a" * n + ".com") == []  # label too long
     assert texts("\ud800example.com\x00b.com") == ["example.com", "b.com"]
+
+
+def test_link_forms_equal_the_public_formatters() -> None:
+    # Link.display and Link.href reuse what detection knows (the host's
+    # display form, the validated email domain, text that needs no WHATWG
+    # cleaning): the result must be what format_url / format_email give.
+    extra = (
+        "see XN--BCHER-KVA.de/a%20b. and HTTPS://User@例子.中国:8080/路径?q=(1)#f:~:text=a,b "
+        'and mailto:Jürgen.Müller@BEISPIEL.de, "quoted"@example.com, x@xn--80ak6aa92e.com '
+        "and http://[::1]:80/x and https://127.0.0.1/%E2%80%AE and ftp://a.b.example.org/..%2F/ "
+        "and www.bücher.de/straße?x=ä#t)."
+    )
+    texts = [
+        line.text for v in ("17.0.0", "dev") for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))
+    ]
+    seen = {"url": 0, "email": 0}
+    props = link_properties()
+    for text in [*texts, extra]:
+        for link in uts58.find_links(text, schemes={"http", "https", "ftp"}):
+            seen[link.kind] += 1
+            if link.kind == "email":
+                assert link.display == uts58.format_email(link.text)
+            else:
+                assert (link.href, link.display) == _format_url(link.text, props)
+    assert seen["url"] > 300 and seen["email"] > 20
