@@ -297,6 +297,12 @@ def test_parse_special_on_formatting_sources() -> None:
         got = parse_special(url)
         assert isinstance(got, Components) and got == parse_special_href(url)
     assert parse_special("not a url") is None and parse_special("https://exa mple.com") is None
+    # A valid URL that is not special: the accelerator declines (False) and
+    # the regex path decides (no "//": not a special URL either).
+    assert _COMPILED is not None
+    for url in ("mailto:x@example.com", "foo:bar", "file:///etc"):
+        assert _COMPILED(url) is False or url.startswith("file")
+        assert parse_special(url) == parse_special_href(url)
 
 
 @needs_c

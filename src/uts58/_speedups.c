@@ -901,13 +901,18 @@ typedef struct {
 static PyObject *
 ascii_slice(const char *href, uint32_t start, uint32_t end)
 {
+    if (end < start) {  /* offsets checked in Ada_parse; never trust a wrap */
+        PyErr_SetString(PyExc_RuntimeError, "ada returned inconsistent URL component offsets");
+        return NULL;
+    }
     return PyUnicode_DecodeASCII(href + start, end - start, "strict");
 }
 
 PyDoc_STRVAR(ada_parse_doc,
-"parse(url) -> Components | None\n\n"
-"Parse url with ada; None when it is not a valid URL or has no '//' after\n"
-"its scheme.  The result's fields are those of uts58.whatwg.Components.");
+"parse(url) -> Components | None | False\n\n"
+"Parse url with ada: its components (the fields of uts58.whatwg.Components),\n"
+"None when it is not a valid URL, False when it is valid but not a special\n"
+"URL with '//' after its scheme (the caller splits it another way).");
 
 static PyObject *
 Ada_parse(Ada *self, PyObject *url)
@@ -940,10 +945,11 @@ Ada_parse(Ada *self, PyObject *url)
     /* A special URL: "scheme://" and every offset inside the href (ASCII). */
     if (h.length > 0xFFFFFFF0u || c->protocol_end < 1 || c->protocol_end + 2 > n ||
         href[c->protocol_end - 1] != ':' || href[c->protocol_end] != '/' || href[c->protocol_end + 1] != '/' ||
-        host_start > c->host_end || c->host_end > c->pathname_start || c->pathname_start > n ||
+        host_start < c->protocol_end + 2 || host_start > c->host_end || c->host_end > c->pathname_start ||
+        c->pathname_start > n ||
         (c->search_start != ADA_OMITTED && (c->search_start < c->pathname_start || c->search_start >= n)) ||
         (c->hash_start != ADA_OMITTED && (c->hash_start < c->pathname_start || c->hash_start >= n))) {
-        result = Py_NewRef(Py_None);
+        result = Py_NewRef(Py_False);  /* valid, but not split here */
         goto done;
     }
     if ((fields[0] = ascii_slice(href, 0, n)) == NULL ||

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import ada_url
 
@@ -84,7 +84,7 @@ _STRUCTS = {
 }
 
 
-def _compiled_parser() -> Callable[[str], Components | None] | None:
+def _compiled_parser() -> Callable[[str], Components | None | Literal[False]] | None:
     """The accelerator's ``Ada.parse``, or None where it cannot be used."""
     if speedups is None:
         return None
@@ -108,7 +108,7 @@ def _compiled_parser() -> Callable[[str], Components | None] | None:
                 offset += ffi.sizeof(cname)
     except (ImportError, AttributeError, TypeError, ValueError, KeyError):
         return None
-    parser: Callable[[str], Components | None] = speedups.Ada(*addresses, Components).parse
+    parser: Callable[[str], Components | None | Literal[False]] = speedups.Ada(*addresses, Components).parse
     return parser
 
 
@@ -124,4 +124,8 @@ def parse_special(url: str) -> Components | None:
     Components(href='https://user@xn--bcher-kva.de/b?q#f', scheme='https', userinfo='user',
                host='xn--bcher-kva.de', port=None, pathname='/b', query='q', fragment='f')
     """
-    return _COMPILED(url) if _COMPILED is not None else parse_special_href(url)
+    if _COMPILED is not None:
+        parsed = _COMPILED(url)
+        if parsed is not False:
+            return parsed
+    return parse_special_href(url)
