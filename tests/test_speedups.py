@@ -8,6 +8,7 @@ the whole conformance run is repeated with UTS58_PURE_PYTHON=1.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import subprocess
@@ -21,11 +22,11 @@ from hypothesis import strategies as st
 from uts58 import format_url
 from uts58._compiled import engine, speedups
 from uts58.conformance import data_file, read_detection_test, read_formatting_test
-from uts58.escaping import PyEscaper, escaper
+from uts58.escaping import PyEscaper, _format_cleaned_py, escaper
 from uts58.parts import DIRECTIVE, FRAGMENT, PATH, QUERY
 from uts58.properties import available_versions, link_properties
 from uts58.termination import OPEN_STACK_LIMIT, _find_link_end_py
-from uts58.whatwg import _COMPILED, Components, parse_special, parse_special_href
+from uts58.whatwg import _COMPILED, ADA, Components, parse_special, parse_special_href
 
 PURE = os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0")
 needs_c = pytest.mark.skipif(speedups is None, reason="uts58._speedups is not built (or UTS58_PURE_PYTHON is set)")
@@ -107,6 +108,16 @@ ALPHABET = st.sampled_from(
 )
 TEXT = st.lists(ALPHABET, max_size=40).map("".join)
 OPTIONAL = st.none() | TEXT
+URL_PIECES = st.lists(
+    st.sampled_from(
+        [
+            *"https:// http:// ftp:// wss:// HTTP:// user : pw @ example.com 例子.中国 xn--bcher-kva.de [::1]"
+            " 127.0.0.1 0x7f.1 :8080 :443 :99999 / \\ .. . ? q=1&r # frag :~:text=x %2e %zz é ' ` {".split(),
+            *("a b", "\ud800", "\t", " ", "\x00"),
+        ]
+    ),
+    max_size=12,
+).map("".join)
 
 
 @needs_c
@@ -269,19 +280,96 @@ def test_termination_checks_its_arguments() -> None:
         fast.find_link_end("abc", -1)
 
 
+@needs_c
+@given(st.text(alphabet=st.sampled_from("&<>\"'a é\u0f0d😀\x00\ud800"), max_size=30))
+def test_escape_html_is_html_escape(s: str) -> None:
+    assert speedups is not None
+    assert speedups.escape_html(s) == html.escape(s)
+
+
+@needs_c
+def test_escape_html_keeps_the_object_and_checks_type() -> None:
+    assert speedups is not None
+    s = "nothing to escape here, 例子"
+    assert speedups.escape_html(s) is s
+    with pytest.raises(TypeError, match="s must be a str"):
+        speedups.escape_html(b"<")
+
+
+# --------------------------------------------------------------------------
+# format_url: one compiled call against the Python steps
+
+
+def both_forms(url: str, detected: tuple[str, str] = ("", "")) -> tuple[object, object]:
+    """(compiled, Python) results of formatting a cleaned URL: the forms,
+    or the error the Python code raises; the compiled call may decline
+    (False), and then the Python code is what format_url runs."""
+    props = link_properties()
+    fast = engine(props)
+    assert fast is not None and ADA is not None
+    compiled = fast.format_url(ADA, url, *detected)
+    try:
+        python: object = _format_cleaned_py(url, url, props, detected)
+    except ValueError as e:
+        python = ValueError
+        assert compiled in (None, False), (url, e)
+        return compiled, python
+    return compiled, python
+
+
+@needs_c
+def test_format_url_compiled_on_formatting_sources() -> None:
+    declined = 0
+    for source in FORMATTING_SOURCES:
+        compiled, python = both_forms(source)
+        if compiled is False:
+            declined += 1
+        else:
+            assert compiled == python, source
+    assert declined <= 2  # the odd xn-- host only
+
+
+@needs_c
+@given(URL_PIECES)
+def test_format_url_compiled_agrees(url: str) -> None:
+    url = url.replace("\ud800", "\ufffd").replace("\t", "").strip("\x00 ")
+    compiled, python = both_forms(url)
+    if compiled is None:
+        assert python is ValueError  # not a valid URL, both ways
+    elif compiled is not False:
+        assert compiled == python
+
+
+@needs_c
+def test_format_url_compiled_with_known_hosts() -> None:
+    # A detected link brings its host's display form; the compiled call
+    # uses it exactly where the parsed host is that ASCII host.
+    for url, detected in [
+        ("www.xn--bcher-kva.de/straße", ("www.xn--bcher-kva.de", "www.bücher.de")),
+        ("https://user@例子.中国:8080/a", ("xn--fsqu00a.xn--fiqs8s", "例子.中国")),
+        ("https://example.org/a", ("example.com", "wrong.example")),
+    ]:
+        compiled, python = both_forms(url, detected)
+        assert compiled == python and compiled is not False
+    assert both_forms("https://example.org/", ("example.org", "shown"))[0] == ("https://example.org/", "https://shown/")
+
+
+@needs_c
+def test_format_url_compiled_declines_and_checks() -> None:
+    fast = engine(link_properties())
+    assert fast is not None and ADA is not None
+    assert fast.format_url(ADA, "mailto:x@example.com", "", "") is False  # another scheme
+    assert fast.format_url(ADA, "https://xn--bcher-kva.de/", "", "") is False  # ToUnicode in Python
+    assert fast.format_url(ADA, "https://exa mple.com/", "", "") is None  # not a URL
+    assert fast.format_url(ADA, "a\ud800.com", "", "") is False  # surrogates: Python decides
+    with pytest.raises(TypeError, match="ada must be"):
+        fast.format_url(None, "x.com", "", "")
+    with pytest.raises(TypeError, match="known_display must be a str"):
+        fast.format_url(ADA, "x.com", "", None)
+
+
 # --------------------------------------------------------------------------
 # ada through its C API and through normalize_url agree
-
-URL_PIECES = st.lists(
-    st.sampled_from(
-        [
-            *"https:// http:// ftp:// wss:// HTTP:// user : pw @ example.com 例子.中国 xn--bcher-kva.de [::1]"
-            " 127.0.0.1 0x7f.1 :8080 :443 :99999 / \\ .. . ? q=1&r # frag :~:text=x %2e %zz é ' ` {".split(),
-            *("a b", "\ud800", "\t", " ", "\x00"),
-        ]
-    ),
-    max_size=12,
-).map("".join)
 
 
 @needs_c

@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
     from .properties import LinkProperties
@@ -47,6 +47,10 @@ class Engine(Escaper, Protocol):
     """``uts58._speedups.Engine``: an Escaper that also runs §3.5.1."""
 
     def find_link_end(self, text: str, start: int) -> int: ...
+
+    def format_url(
+        self, ada: object, url: str, known_host: str, known_display: str
+    ) -> tuple[str, str] | Literal[False] | None: ...
 
 
 @cache

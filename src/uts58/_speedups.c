@@ -388,23 +388,39 @@ typedef struct {
     Py_ssize_t n;
 } Piece;
 
+static int
+escape_pieces_into(const Engine *e, const Piece *pieces, Py_ssize_t count, Out *o)
+{
+    uint32_t open_stack[MAX_STACK];
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const Seq *init = &e->parts[pieces[k].part].initiator;
+        if (out_slice(o, init->ch, 0, init->len) < 0 ||
+            escape_part(e, pieces[k].part, pieces[k].s, pieces[k].n, k == count - 1, o, open_stack) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The str of an output buffer, which it frees. */
+static PyObject *
+out_str(Out *o)
+{
+    static const Py_UCS4 empty[1] = {0};
+    PyObject *result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, o->buf ? o->buf : empty, o->len);
+    PyMem_Free(o->buf);
+    o->buf = NULL;
+    return result;
+}
+
 static PyObject *
 escape_pieces(const Engine *e, const Piece *pieces, Py_ssize_t count)
 {
     Out o = {NULL, 0, 0};
-    PyObject *result = NULL;
-    uint32_t open_stack[MAX_STACK];
-    for (Py_ssize_t k = 0; k < count; k++) {
-        const Seq *init = &e->parts[pieces[k].part].initiator;
-        if (out_slice(&o, init->ch, 0, init->len) < 0 ||
-            escape_part(e, pieces[k].part, pieces[k].s, pieces[k].n, k == count - 1, &o, open_stack) < 0)
-            goto done;
+    if (escape_pieces_into(e, pieces, count, &o) < 0) {
+        PyMem_Free(o.buf);
+        return NULL;
     }
-    static const Py_UCS4 empty[1] = {0};
-    result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, o.buf ? o.buf : empty, o.len);
-done:
-    PyMem_Free(o.buf);
-    return result;
+    return out_str(&o);
 }
 
 /* ------------------------------------------------------- percent-decoding */
@@ -509,6 +525,207 @@ decode(const unsigned char *decodable, const Py_UCS4 *s, Py_ssize_t n, Py_UCS4 *
     return w;
 }
 
+/* ------------------------------------------------------------ ada's C API
+ *
+ * WHATWG URL parsing stays ada's (ada-url): this type only calls the C API
+ * of ada (ada_c.h) through the addresses of the functions in ada-url's own
+ * compiled module, which uts58.whatwg takes from cffi after checking their
+ * C signatures and the layouts of the two structs below.  One call then
+ * parses and splits a URL without a Python-level round trip per getter. */
+
+typedef struct {
+    const char *data;
+    size_t length;
+} ada_string;
+
+typedef struct {
+    uint32_t protocol_end, username_end, host_start, host_end, port, pathname_start, search_start, hash_start;
+} ada_url_components;
+
+#define ADA_OMITTED 0xFFFFFFFFu
+
+typedef struct {
+    PyObject_HEAD
+    void *(*parse)(const char *, size_t);
+    bool (*is_valid)(void *);
+    ada_string (*get_href)(void *);
+    const ada_url_components *(*get_components)(void *);
+    void (*free)(void *);
+    PyObject *components;  /* the namedtuple class of the result */
+} Ada;
+
+static PyObject *
+ascii_slice(const char *href, uint32_t start, uint32_t end)
+{
+    if (end < start) {  /* offsets checked in Ada_parse; never trust a wrap */
+        PyErr_SetString(PyExc_RuntimeError, "ada returned inconsistent URL component offsets");
+        return NULL;
+    }
+    return PyUnicode_DecodeASCII(href + start, end - start, "strict");
+}
+
+PyDoc_STRVAR(ada_parse_doc,
+"parse(url) -> Components | None | False\n\n"
+"Parse url with ada: its components (the fields of uts58.whatwg.Components),\n"
+"None when it is not a valid URL, False when it is valid but not a special\n"
+"URL with '//' after its scheme (the caller splits it another way).");
+
+static PyObject *
+Ada_parse(Ada *self, PyObject *url)
+{
+    Py_ssize_t size;
+    if (!PyUnicode_Check(url)) {
+        PyErr_Format(PyExc_TypeError, "url must be a str, not %.100s", Py_TYPE(url)->tp_name);
+        return NULL;
+    }
+    const char *data = PyUnicode_AsUTF8AndSize(url, &size);
+    if (data == NULL) {  /* lone surrogates: not a URL */
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+            return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    void *obj = self->parse(data, (size_t)size);
+    if (obj == NULL)
+        return PyErr_NoMemory();
+    PyObject *fields[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    PyObject *result = NULL;
+    if (!self->is_valid(obj)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    ada_string h = self->get_href(obj);
+    const ada_url_components *c = self->get_components(obj);
+    const char *href = h.data;
+    uint32_t n = (uint32_t)h.length, host_start = c->host_start, end = n;
+    /* A special URL: "scheme://" and every offset inside the href (ASCII). */
+    if (h.length > 0xFFFFFFF0u || c->protocol_end < 1 || c->protocol_end + 2 > n ||
+        href[c->protocol_end - 1] != ':' || href[c->protocol_end] != '/' || href[c->protocol_end + 1] != '/' ||
+        host_start < c->protocol_end + 2 || host_start > c->host_end || c->host_end > c->pathname_start ||
+        c->pathname_start > n ||
+        (c->search_start != ADA_OMITTED && (c->search_start < c->pathname_start || c->search_start >= n)) ||
+        (c->hash_start != ADA_OMITTED && (c->hash_start < c->pathname_start || c->hash_start >= n))) {
+        result = Py_NewRef(Py_False);  /* valid, but not split here */
+        goto done;
+    }
+    if ((fields[0] = ascii_slice(href, 0, n)) == NULL ||
+        (fields[1] = ascii_slice(href, 0, c->protocol_end - 1)) == NULL)
+        goto done;
+    if (host_start < n && href[host_start] == '@') {
+        if ((fields[2] = ascii_slice(href, c->protocol_end + 2, host_start)) == NULL)
+            goto done;
+        host_start++;
+    } else {
+        fields[2] = Py_NewRef(Py_None);
+    }
+    if ((fields[3] = ascii_slice(href, host_start, c->host_end)) == NULL)
+        goto done;
+    fields[4] = c->port == ADA_OMITTED ? Py_NewRef(Py_None) : PyUnicode_FromFormat("%u", c->port);
+    if (fields[4] == NULL)
+        goto done;
+    if (c->hash_start != ADA_OMITTED) {
+        if ((fields[7] = ascii_slice(href, c->hash_start + 1, n)) == NULL)
+            goto done;
+        end = c->hash_start;
+    } else {
+        fields[7] = Py_NewRef(Py_None);
+    }
+    if (c->search_start != ADA_OMITTED && c->search_start < end) {
+        if ((fields[6] = ascii_slice(href, c->search_start + 1, end)) == NULL)
+            goto done;
+        end = c->search_start;
+    } else {
+        fields[6] = Py_NewRef(Py_None);
+    }
+    if ((fields[5] = ascii_slice(href, c->pathname_start, end)) == NULL)
+        goto done;
+    PyObject *tuple = PyTuple_New(8);
+    if (tuple == NULL)
+        goto done;
+    for (int k = 0; k < 8; k++) {
+        PyTuple_SET_ITEM(tuple, k, fields[k]);
+        fields[k] = NULL;
+    }
+    /* tuple.__new__(Components, fields), as Components._make does. */
+    PyObject *args = PyTuple_Pack(1, tuple);
+    Py_DECREF(tuple);
+    if (args == NULL)
+        goto done;
+    result = PyTuple_Type.tp_new((PyTypeObject *)self->components, args, NULL);
+    Py_DECREF(args);
+done:
+    for (int k = 0; k < 8; k++)
+        Py_XDECREF(fields[k]);
+    self->free(obj);
+    return result;
+}
+
+static void *
+address(PyObject *value)
+{
+    void *p = PyLong_AsVoidPtr(value);
+    if (p == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "Ada(): a function address is 0");
+    return p;
+}
+
+/* Ada(parse, is_valid, get_href, get_components, free, components):
+ * addresses of ada's C functions, and the Components class. */
+static PyObject *
+Ada_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *a[5], *components;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "Ada() takes positional arguments only");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O:Ada", &PyLong_Type, &a[0], &PyLong_Type, &a[1], &PyLong_Type, &a[2],
+                          &PyLong_Type, &a[3], &PyLong_Type, &a[4], &components))
+        return NULL;
+    if (!PyType_Check(components) || !PyType_IsSubtype((PyTypeObject *)components, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Ada(): components must be a tuple subclass");
+        return NULL;
+    }
+    void *p[5];
+    for (int k = 0; k < 5; k++)
+        if ((p[k] = address(a[k])) == NULL)
+            return NULL;
+    Ada *self = (Ada *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    /* Function pointers from data pointers: what cffi hands out. */
+    memcpy(&self->parse, &p[0], sizeof(void *));
+    memcpy(&self->is_valid, &p[1], sizeof(void *));
+    memcpy(&self->get_href, &p[2], sizeof(void *));
+    memcpy(&self->get_components, &p[3], sizeof(void *));
+    memcpy(&self->free, &p[4], sizeof(void *));
+    self->components = Py_NewRef(components);
+    return (PyObject *)self;
+}
+
+static void
+Ada_dealloc(Ada *self)
+{
+    Py_XDECREF(self->components);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef Ada_methods[] = {
+    {"parse", (PyCFunction)Ada_parse, METH_O, ada_parse_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject AdaType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "uts58._speedups.Ada",
+    .tp_basicsize = sizeof(Ada),
+    .tp_dealloc = (destructor)Ada_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "ada's URL parser called through its C API (see uts58.whatwg).",
+    .tp_methods = Ada_methods,
+    .tp_new = Ada_new,
+};
+
 /* ------------------------------------------------------------- the type */
 
 /* A UCS4 copy of a str argument (NULL with an exception on failure). */
@@ -584,42 +801,26 @@ PyDoc_STRVAR(display_tail_doc,
 "absent) percent-decoded where that keeps the URL, the fragment split at\n"
 "':~:' into directives, then UTS #58 §4.1 (as uts58.escaping._PyEngine).");
 
-static PyObject *
-Engine_display_tail(Engine *self, PyObject *const *args, Py_ssize_t nargs)
+/* Decode the parts (UCS4 buffers, None: NULL; decoded in place), split the
+ * fragment at ":~:" and append §4.1 of them all to o. */
+static int
+display_tail_into(const Engine *e, Py_UCS4 *bufs[3], Py_ssize_t lens[3], Out *o)
 {
-    static const char *names[3] = {"path", "query", "fragment"};
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "display_tail() takes 3 arguments");
-        return NULL;
-    }
-    Py_UCS4 *bufs[3] = {NULL, NULL, NULL};
-    Py_ssize_t lens[3] = {0, 0, 0};
-    Piece *pieces = NULL;
-    PyObject *result = NULL;
+    const Seq *d = &e->parts[DIRECTIVE].initiator;
     Py_ssize_t count = 0, ndir = 0;
-    for (int p = 0; p < 3; p++) {
-        if (args[p] == Py_None)
-            continue;
-        Py_ssize_t n;
-        Py_UCS4 *raw = str_copy(args[p], names[p], &n);
-        if (raw == NULL)
-            goto done;
-        /* Decoding never lengthens: decode in place. */
-        lens[p] = decode(self->decodable[p], raw, n, raw);
-        bufs[p] = raw;
-    }
-    if (bufs[FRAGMENT] != NULL) {  /* ":" is never decoded: ":~:" here is syntax */
-        const Seq *d = &self->parts[DIRECTIVE].initiator;
+    for (int p = 0; p < 3; p++)
+        if (bufs[p] != NULL)
+            lens[p] = decode(e->decodable[p], bufs[p], lens[p], bufs[p]);  /* never lengthens */
+    if (bufs[FRAGMENT] != NULL)  /* ":" is never decoded: ":~:" here is syntax */
         for (Py_ssize_t i = 0; i < lens[FRAGMENT]; i++)
             if (seq_at(d, bufs[FRAGMENT], lens[FRAGMENT], i)) {
                 ndir++;
                 i += d->len - 1;
             }
-    }
-    pieces = PyMem_Calloc((size_t)ndir + 3, sizeof(Piece));
+    Piece *pieces = PyMem_Calloc((size_t)ndir + 3, sizeof(Piece));
     if (pieces == NULL) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
     for (int p = 0; p < 3; p++) {
         if (bufs[p] == NULL)
@@ -628,7 +829,6 @@ Engine_display_tail(Engine *self, PyObject *const *args, Py_ssize_t nargs)
             pieces[count++] = (Piece){p, bufs[p], lens[p]};
             continue;
         }
-        const Seq *d = &self->parts[DIRECTIVE].initiator;
         const Py_UCS4 *s = bufs[p];
         Py_ssize_t n = lens[p], start = 0;
         int part = FRAGMENT;
@@ -641,11 +841,252 @@ Engine_display_tail(Engine *self, PyObject *const *args, Py_ssize_t nargs)
             }
         }
     }
-    result = escape_pieces(self, pieces, count);
+    int rc = escape_pieces_into(e, pieces, count, o);
+    PyMem_Free(pieces);
+    return rc;
+}
+
+static PyObject *
+Engine_display_tail(Engine *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char *names[3] = {"path", "query", "fragment"};
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "display_tail() takes 3 arguments");
+        return NULL;
+    }
+    Py_UCS4 *bufs[3] = {NULL, NULL, NULL};
+    Py_ssize_t lens[3] = {0, 0, 0};
+    PyObject *result = NULL;
+    Out o = {NULL, 0, 0};
+    for (int p = 0; p < 3; p++)
+        if (args[p] != Py_None && (bufs[p] = str_copy(args[p], names[p], &lens[p])) == NULL)
+            goto done;
+    if (display_tail_into(self, bufs, lens, &o) == 0)
+        result = out_str(&o);
 done:
     for (int p = 0; p < 3; p++)
         PyMem_Free(bufs[p]);
-    PyMem_Free(pieces);
+    PyMem_Free(o.buf);
+    return result;
+}
+
+/* ------------------------------------------------------------ format_url */
+
+static const char *const SPECIAL_SCHEMES[] = {"http", "https", "ws", "wss", "ftp"};
+
+/* Length of "scheme:" at the start of a UTF-8 URL when the scheme is one of
+ * SPECIAL_SCHEMES (in any case), 0 when there is no scheme, -1 when there is
+ * another scheme.  As uts58.escaping._SCHEME: a ":" followed by a digit is
+ * a port, not a scheme. */
+static Py_ssize_t
+special_scheme(const char *u, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    if (n == 0 || !((u[0] | 0x20) >= 'a' && (u[0] | 0x20) <= 'z'))
+        return 0;
+    while (i < n && ((u[i] >= 'a' && u[i] <= 'z') || (u[i] >= 'A' && u[i] <= 'Z') || (u[i] >= '0' && u[i] <= '9') ||
+                     u[i] == '+' || u[i] == '.' || u[i] == '-'))
+        i++;
+    if (i == n || u[i] != ':' || (i + 1 < n && u[i + 1] >= '0' && u[i + 1] <= '9'))
+        return 0;
+    for (size_t k = 0; k < sizeof SPECIAL_SCHEMES / sizeof SPECIAL_SCHEMES[0]; k++)
+        if ((Py_ssize_t)strlen(SPECIAL_SCHEMES[k]) == i && PyOS_strnicmp(u, SPECIAL_SCHEMES[k], (size_t)i) == 0)
+            return i + 1;
+    return -1;
+}
+
+/* Dotted decimal: what the WHATWG serialization of an IPv4 host looks like. */
+static int
+is_ipv4(const char *h, size_t n)
+{
+    int dots = 0, digits = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (h[k] >= '0' && h[k] <= '9') {
+            digits++;
+        } else if (h[k] == '.' && digits) {
+            dots++;
+            digits = 0;
+        } else {
+            return 0;
+        }
+    }
+    return dots == 3 && digits > 0;
+}
+
+static int
+has_xn(const char *h, size_t n)
+{
+    for (size_t k = 0; k + 4 <= n; k++)
+        if ((h[k] | 0x20) == 'x' && (h[k + 1] | 0x20) == 'n' && h[k + 2] == '-' && h[k + 3] == '-')
+            return 1;
+    return 0;
+}
+
+static int
+out_ascii(Out *o, const char *s, size_t n)
+{
+    if (out_reserve(o, (Py_ssize_t)n) < 0)
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        o->buf[o->len++] = (unsigned char)s[k];
+    return 0;
+}
+
+static int
+out_str_chars(Out *o, PyObject *str)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(str);
+    if (out_reserve(o, n) < 0)
+        return -1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        o->buf[o->len++] = PyUnicode_READ_CHAR(str, k);
+    return 0;
+}
+
+/* A UCS4 copy of href[start:end] (ASCII), or NULL with an exception. */
+static Py_UCS4 *
+ascii_ucs4(const char *href, uint32_t start, uint32_t end)
+{
+    Py_UCS4 *buf = PyMem_Malloc(((size_t)(end - start) + 1) * sizeof(Py_UCS4));
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (uint32_t k = start; k < end; k++)
+        buf[k - start] = (unsigned char)href[k];
+    return buf;
+}
+
+PyDoc_STRVAR(format_url_doc,
+"format_url(ada, url, known_host, known_display) -> (href, display) | None | False\n\n"
+"uts58.escaping._format_url of a cleaned URL in one call: parse with ada,\n"
+"show the host as known_display where it is known_host, decode and\n"
+"minimally escape the rest.  None: not a valid URL.  False: a case left to\n"
+"the Python code (another scheme, no host, a host to convert to Unicode).");
+
+static PyObject *
+Engine_format_url(Engine *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "format_url() takes 4 arguments");
+        return NULL;
+    }
+    if (!PyObject_TypeCheck(args[0], &AdaType)) {
+        PyErr_SetString(PyExc_TypeError, "ada must be a uts58._speedups.Ada");
+        return NULL;
+    }
+    static const char *names[4] = {"ada", "url", "known_host", "known_display"};
+    for (int k = 1; k < 4; k++)
+        if (!PyUnicode_Check(args[k])) {
+            PyErr_Format(PyExc_TypeError, "%s must be a str, not %.100s", names[k], Py_TYPE(args[k])->tp_name);
+            return NULL;
+        }
+    const Ada *ada = (const Ada *)args[0];
+    Py_ssize_t un, kn;
+    const char *u = PyUnicode_AsUTF8AndSize(args[1], &un);
+    const char *known = PyUnicode_AsUTF8AndSize(args[2], &kn);
+    if (u == NULL || known == NULL) {  /* lone surrogates: the Python code decides */
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+            return NULL;
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    Py_ssize_t after_scheme = special_scheme(u, un);
+    if (after_scheme < 0)
+        Py_RETURN_FALSE;
+    const int show_scheme = after_scheme > 0;
+    char *owned = NULL;
+    const char *to_parse = u;
+    Py_ssize_t parse_len = un;
+    if (!show_scheme) {  /* a scheme-less URL is parsed as https */
+        if ((owned = PyMem_Malloc((size_t)un + 9)) == NULL)
+            return PyErr_NoMemory();
+        memcpy(owned, "https://", 8);
+        memcpy(owned + 8, u, (size_t)un);
+        owned[un + 8] = 0;
+        to_parse = owned;
+        parse_len = un + 8;
+    }
+    void *obj = ada->parse(to_parse, (size_t)parse_len);
+    PyMem_Free(owned);
+    if (obj == NULL)
+        return PyErr_NoMemory();
+    PyObject *result = NULL, *href_str = NULL, *display = NULL;
+    Py_UCS4 *bufs[3] = {NULL, NULL, NULL};
+    Py_ssize_t lens[3] = {0, 0, 0};
+    Out o = {NULL, 0, 0};
+    if (!ada->is_valid(obj)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    ada_string h = ada->get_href(obj);
+    const ada_url_components *c = ada->get_components(obj);
+    const char *href = h.data;
+    uint32_t n = (uint32_t)h.length, pe = c->protocol_end, hs = c->host_start, he = c->host_end;
+    uint32_t ps = c->pathname_start, ss = c->search_start, fs = c->hash_start, end = n;
+    if (h.length > 0xFFFFFFF0u || pe < 1 || pe + 2 > n || href[pe - 1] != ':' || href[pe] != '/' ||
+        href[pe + 1] != '/' || hs < pe + 2 || hs > he || he > ps || ps > n ||
+        (ss != ADA_OMITTED && (ss < ps || ss >= n)) || (fs != ADA_OMITTED && (fs < ps || fs >= n))) {
+        result = Py_NewRef(Py_False);
+        goto done;
+    }
+    uint32_t user_end = hs;
+    if (hs < he && href[hs] == '@')
+        hs++;
+    if (hs == he) {  /* no host: the Python code says so */
+        result = Py_NewRef(Py_False);
+        goto done;
+    }
+    const char *host = href + hs;
+    size_t host_len = he - hs;
+    int is_known = (size_t)kn == host_len && memcmp(host, known, host_len) == 0;
+    if (!is_known && host[0] != '[' && !is_ipv4(host, host_len) && has_xn(host, host_len)) {
+        result = Py_NewRef(Py_False);  /* ToUnicode: the Python code calls ada for it */
+        goto done;
+    }
+    /* WHATWG serializes an absent path of a special URL as "/": keep the
+     * input's choice.  After the slashes that follow the scheme, a "/" or
+     * "\\" before any "?" or "#" means the URL has a path of its own. */
+    Py_ssize_t k = after_scheme;
+    while (k < un && (u[k] == '/' || u[k] == '\\'))
+        k++;
+    while (k < un && u[k] != '/' && u[k] != '\\' && u[k] != '?' && u[k] != '#')
+        k++;
+    int has_path = k < un && (u[k] == '/' || u[k] == '\\');
+    if (fs != ADA_OMITTED) {
+        if ((bufs[FRAGMENT] = ascii_ucs4(href, fs + 1, n)) == NULL)
+            goto done;
+        lens[FRAGMENT] = n - fs - 1;
+        end = fs;
+    }
+    if (ss != ADA_OMITTED && ss < end) {
+        if ((bufs[QUERY] = ascii_ucs4(href, ss + 1, end)) == NULL)
+            goto done;
+        lens[QUERY] = end - ss - 1;
+        end = ss;
+    }
+    if (has_path || !(end - ps == 1 && href[ps] == '/')) {
+        uint32_t from = ps < end && href[ps] == '/' ? ps + 1 : ps;  /* without the leading "/" */
+        if ((bufs[PATH] = ascii_ucs4(href, from, end)) == NULL)
+            goto done;
+        lens[PATH] = end - from;
+    }
+    if ((show_scheme && (out_ascii(&o, href, pe) < 0 || out_ascii(&o, "//", 2) < 0)) ||
+        (user_end < hs && (out_ascii(&o, href + pe + 2, user_end - pe - 2) < 0 || out_ascii(&o, "@", 1) < 0)) ||
+        (is_known ? out_str_chars(&o, args[3]) : out_ascii(&o, host, host_len)) < 0 ||
+        (he < ps && out_ascii(&o, href + he, ps - he) < 0) ||  /* ":port" */
+        display_tail_into(self, bufs, lens, &o) < 0)
+        goto done;
+    if ((display = out_str(&o)) == NULL || (href_str = PyUnicode_DecodeASCII(href, n, "strict")) == NULL)
+        goto done;
+    result = PyTuple_Pack(2, href_str, display);
+done:
+    ada->free(obj);
+    for (int p = 0; p < 3; p++)
+        PyMem_Free(bufs[p]);
+    PyMem_Free(o.buf);
+    Py_XDECREF(href_str);
+    Py_XDECREF(display);
     return result;
 }
 
@@ -852,6 +1293,7 @@ fail:
 
 static PyMethodDef Engine_methods[] = {
     {"find_link_end", (PyCFunction)(void (*)(void))Engine_find_link_end, METH_FASTCALL, find_link_end_doc},
+    {"format_url", (PyCFunction)(void (*)(void))Engine_format_url, METH_FASTCALL, format_url_doc},
     {"escape_parts", (PyCFunction)(void (*)(void))Engine_escape_parts, METH_FASTCALL, escape_parts_doc},
     {"display_tail", (PyCFunction)(void (*)(void))Engine_display_tail, METH_FASTCALL, display_tail_doc},
     {"decode", (PyCFunction)(void (*)(void))Engine_decode, METH_FASTCALL, decode_doc},
@@ -869,205 +1311,75 @@ static PyTypeObject EngineType = {
     .tp_new = Engine_new,
 };
 
-/* ------------------------------------------------------------ ada's C API
- *
- * WHATWG URL parsing stays ada's (ada-url): this type only calls the C API
- * of ada (ada_c.h) through the addresses of the functions in ada-url's own
- * compiled module, which uts58.whatwg takes from cffi after checking their
- * C signatures and the layouts of the two structs below.  One call then
- * parses and splits a URL without a Python-level round trip per getter. */
+/* ------------------------------------------------------------ HTML text */
 
-typedef struct {
-    const char *data;
-    size_t length;
-} ada_string;
+/* html.escape(s) (quote=True) in one pass: & < > " ' become &amp; &lt;
+ * &gt; &quot; &#x27;.  linkify escapes all the text between links with it,
+ * where html.escape makes five passes. */
+static const char *
+entity(Py_UCS4 ch)
+{
+    switch (ch) {
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '"':
+        return "&quot;";
+    case '\'':
+        return "&#x27;";
+    default:
+        return NULL;
+    }
+}
 
-typedef struct {
-    uint32_t protocol_end, username_end, host_start, host_end, port, pathname_start, search_start, hash_start;
-} ada_url_components;
-
-#define ADA_OMITTED 0xFFFFFFFFu
-
-typedef struct {
-    PyObject_HEAD
-    void *(*parse)(const char *, size_t);
-    bool (*is_valid)(void *);
-    ada_string (*get_href)(void *);
-    const ada_url_components *(*get_components)(void *);
-    void (*free)(void *);
-    PyObject *components;  /* the namedtuple class of the result */
-} Ada;
+PyDoc_STRVAR(escape_html_doc,
+"escape_html(s) -> str\n\n"
+"html.escape(s) in one pass (the same result).");
 
 static PyObject *
-ascii_slice(const char *href, uint32_t start, uint32_t end)
+escape_html(PyObject *module, PyObject *s)
 {
-    if (end < start) {  /* offsets checked in Ada_parse; never trust a wrap */
-        PyErr_SetString(PyExc_RuntimeError, "ada returned inconsistent URL component offsets");
+    (void)module;
+    if (!PyUnicode_Check(s)) {
+        PyErr_Format(PyExc_TypeError, "s must be a str, not %.100s", Py_TYPE(s)->tp_name);
         return NULL;
     }
-    return PyUnicode_DecodeASCII(href + start, end - start, "strict");
+    const int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    Py_ssize_t extra = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *e = entity(PyUnicode_READ(kind, data, i));
+        if (e != NULL)
+            extra += (Py_ssize_t)strlen(e) - 1;
+    }
+    if (extra == 0)
+        return Py_NewRef(s);
+    PyObject *out = PyUnicode_New(n + extra, PyUnicode_MAX_CHAR_VALUE(s));
+    if (out == NULL)
+        return NULL;
+    const int okind = PyUnicode_KIND(out);
+    void *odata = PyUnicode_DATA(out);
+    Py_ssize_t w = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        const char *e = entity(ch);
+        if (e == NULL) {
+            PyUnicode_WRITE(okind, odata, w++, ch);
+            continue;
+        }
+        for (; *e; e++)
+            PyUnicode_WRITE(okind, odata, w++, (Py_UCS4)(unsigned char)*e);
+    }
+    return out;
 }
 
-PyDoc_STRVAR(ada_parse_doc,
-"parse(url) -> Components | None | False\n\n"
-"Parse url with ada: its components (the fields of uts58.whatwg.Components),\n"
-"None when it is not a valid URL, False when it is valid but not a special\n"
-"URL with '//' after its scheme (the caller splits it another way).");
-
-static PyObject *
-Ada_parse(Ada *self, PyObject *url)
-{
-    Py_ssize_t size;
-    if (!PyUnicode_Check(url)) {
-        PyErr_Format(PyExc_TypeError, "url must be a str, not %.100s", Py_TYPE(url)->tp_name);
-        return NULL;
-    }
-    const char *data = PyUnicode_AsUTF8AndSize(url, &size);
-    if (data == NULL) {  /* lone surrogates: not a URL */
-        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
-            return NULL;
-        PyErr_Clear();
-        Py_RETURN_NONE;
-    }
-    void *obj = self->parse(data, (size_t)size);
-    if (obj == NULL)
-        return PyErr_NoMemory();
-    PyObject *fields[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    PyObject *result = NULL;
-    if (!self->is_valid(obj)) {
-        result = Py_NewRef(Py_None);
-        goto done;
-    }
-    ada_string h = self->get_href(obj);
-    const ada_url_components *c = self->get_components(obj);
-    const char *href = h.data;
-    uint32_t n = (uint32_t)h.length, host_start = c->host_start, end = n;
-    /* A special URL: "scheme://" and every offset inside the href (ASCII). */
-    if (h.length > 0xFFFFFFF0u || c->protocol_end < 1 || c->protocol_end + 2 > n ||
-        href[c->protocol_end - 1] != ':' || href[c->protocol_end] != '/' || href[c->protocol_end + 1] != '/' ||
-        host_start < c->protocol_end + 2 || host_start > c->host_end || c->host_end > c->pathname_start ||
-        c->pathname_start > n ||
-        (c->search_start != ADA_OMITTED && (c->search_start < c->pathname_start || c->search_start >= n)) ||
-        (c->hash_start != ADA_OMITTED && (c->hash_start < c->pathname_start || c->hash_start >= n))) {
-        result = Py_NewRef(Py_False);  /* valid, but not split here */
-        goto done;
-    }
-    if ((fields[0] = ascii_slice(href, 0, n)) == NULL ||
-        (fields[1] = ascii_slice(href, 0, c->protocol_end - 1)) == NULL)
-        goto done;
-    if (host_start < n && href[host_start] == '@') {
-        if ((fields[2] = ascii_slice(href, c->protocol_end + 2, host_start)) == NULL)
-            goto done;
-        host_start++;
-    } else {
-        fields[2] = Py_NewRef(Py_None);
-    }
-    if ((fields[3] = ascii_slice(href, host_start, c->host_end)) == NULL)
-        goto done;
-    fields[4] = c->port == ADA_OMITTED ? Py_NewRef(Py_None) : PyUnicode_FromFormat("%u", c->port);
-    if (fields[4] == NULL)
-        goto done;
-    if (c->hash_start != ADA_OMITTED) {
-        if ((fields[7] = ascii_slice(href, c->hash_start + 1, n)) == NULL)
-            goto done;
-        end = c->hash_start;
-    } else {
-        fields[7] = Py_NewRef(Py_None);
-    }
-    if (c->search_start != ADA_OMITTED && c->search_start < end) {
-        if ((fields[6] = ascii_slice(href, c->search_start + 1, end)) == NULL)
-            goto done;
-        end = c->search_start;
-    } else {
-        fields[6] = Py_NewRef(Py_None);
-    }
-    if ((fields[5] = ascii_slice(href, c->pathname_start, end)) == NULL)
-        goto done;
-    PyObject *tuple = PyTuple_New(8);
-    if (tuple == NULL)
-        goto done;
-    for (int k = 0; k < 8; k++) {
-        PyTuple_SET_ITEM(tuple, k, fields[k]);
-        fields[k] = NULL;
-    }
-    /* tuple.__new__(Components, fields), as Components._make does. */
-    PyObject *args = PyTuple_Pack(1, tuple);
-    Py_DECREF(tuple);
-    if (args == NULL)
-        goto done;
-    result = PyTuple_Type.tp_new((PyTypeObject *)self->components, args, NULL);
-    Py_DECREF(args);
-done:
-    for (int k = 0; k < 8; k++)
-        Py_XDECREF(fields[k]);
-    self->free(obj);
-    return result;
-}
-
-static void *
-address(PyObject *value)
-{
-    void *p = PyLong_AsVoidPtr(value);
-    if (p == NULL && !PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "Ada(): a function address is 0");
-    return p;
-}
-
-/* Ada(parse, is_valid, get_href, get_components, free, components):
- * addresses of ada's C functions, and the Components class. */
-static PyObject *
-Ada_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
-{
-    PyObject *a[5], *components;
-    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
-        PyErr_SetString(PyExc_TypeError, "Ada() takes positional arguments only");
-        return NULL;
-    }
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O:Ada", &PyLong_Type, &a[0], &PyLong_Type, &a[1], &PyLong_Type, &a[2],
-                          &PyLong_Type, &a[3], &PyLong_Type, &a[4], &components))
-        return NULL;
-    if (!PyType_Check(components) || !PyType_IsSubtype((PyTypeObject *)components, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "Ada(): components must be a tuple subclass");
-        return NULL;
-    }
-    void *p[5];
-    for (int k = 0; k < 5; k++)
-        if ((p[k] = address(a[k])) == NULL)
-            return NULL;
-    Ada *self = (Ada *)type->tp_alloc(type, 0);
-    if (self == NULL)
-        return NULL;
-    /* Function pointers from data pointers: what cffi hands out. */
-    memcpy(&self->parse, &p[0], sizeof(void *));
-    memcpy(&self->is_valid, &p[1], sizeof(void *));
-    memcpy(&self->get_href, &p[2], sizeof(void *));
-    memcpy(&self->get_components, &p[3], sizeof(void *));
-    memcpy(&self->free, &p[4], sizeof(void *));
-    self->components = Py_NewRef(components);
-    return (PyObject *)self;
-}
-
-static void
-Ada_dealloc(Ada *self)
-{
-    Py_XDECREF(self->components);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyMethodDef Ada_methods[] = {
-    {"parse", (PyCFunction)Ada_parse, METH_O, ada_parse_doc},
+static PyMethodDef module_methods[] = {
+    {"escape_html", (PyCFunction)escape_html, METH_O, escape_html_doc},
     {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject AdaType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "uts58._speedups.Ada",
-    .tp_basicsize = sizeof(Ada),
-    .tp_dealloc = (destructor)Ada_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "ada's URL parser called through its C API (see uts58.whatwg).",
-    .tp_methods = Ada_methods,
-    .tp_new = Ada_new,
 };
 
 static struct PyModuleDef speedups_module = {
@@ -1075,6 +1387,7 @@ static struct PyModuleDef speedups_module = {
     .m_name = "uts58._speedups",
     .m_doc = "Compiled inner loops of uts58.escaping (optional).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC

@@ -19,7 +19,7 @@ from .hosts import domain_to_unicode
 from .parts import CLEAR, DIRECTIVE, FRAGMENT, PATH, QUERY, SEQUENCE, TERMINATOR, Part, match_at, part_patterns
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, LinkTerm, link_properties
 from .termination import OPEN_STACK_LIMIT
-from .whatwg import parse_special
+from .whatwg import ADA, parse_special
 
 __all__ = [
     "SPECIAL_SCHEMES",
@@ -333,6 +333,21 @@ def _format_url(url: str, props: LinkProperties, detected: tuple[str, str] | Non
         detected = ("", "")
     else:
         cleaned = url
+    fast = engine(props)
+    if fast is not None and ADA is not None:
+        # The whole of what follows in one compiled call; it leaves the
+        # errors and the rare cases (False) to the Python code below.
+        forms = fast.format_url(ADA, cleaned, *detected)
+        if forms is None:
+            raise ValueError(f"url is not a valid URL: {url!r}")
+        if forms is not False:
+            return forms
+    return _format_cleaned_py(url, cleaned, props, detected)
+
+
+def _format_cleaned_py(url: str, cleaned: str, props: LinkProperties, detected: tuple[str, str]) -> tuple[str, str]:
+    """:func:`_format_url` after the cleaning, in Python (the reference of
+    ``uts58._speedups.Engine.format_url``)."""
     m = _SCHEME.match(cleaned)
     if m:
         scheme = m.group(1).lower()

@@ -16,9 +16,10 @@ from html.parser import HTMLParser
 from typing import Literal
 
 from ._checks import check_str
+from ._compiled import speedups
 from .detection import DEFAULT_SCHEMES, Link, find_links
 from .properties import DEFAULT_UNICODE_VERSION
-from .security import Policy, adjust_cjk_start, check_link, escape_bidi_controls
+from .security import Policy, _check, adjust_cjk_start, escape_bidi_controls
 
 __all__ = ["Callback", "linkify", "linkify_html"]
 
@@ -78,7 +79,7 @@ def linkify(
     policy = Policy.default() if policy is None else policy
     if not isinstance(policy, Policy):
         raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-    plain = html.escape if format == "html" else _keep
+    plain = _escape_html if format == "html" else _keep
     extra_attrs = _attributes(extra)
     out: list[str] = []
     last = 0
@@ -100,7 +101,7 @@ def linkify(
         found: Link | None = link
         if policy.cjk_boundary:
             found = adjust_cjk_start(text, link, policy=policy)
-        if found is None or found.start < last or check_link(found, policy):
+        if found is None or found.start < last or _check(found, policy):
             continue
         anchor = _anchor(found, extra, extra_attrs, callback, policy, format)
         if anchor is None:
@@ -114,6 +115,10 @@ def linkify(
 
 def _keep(s: str) -> str:
     return s
+
+
+# html.escape (quote=True), in one pass where the accelerator is built.
+_escape_html: Callable[[str], str] = html.escape if speedups is None else speedups.escape_html
 
 
 def _attributes(attrs: Mapping[str, str]) -> str:
@@ -143,21 +148,14 @@ def _anchor(
         if any(not _ATTR_NAME.match(name) or name.lower().startswith("on") for name in attrs):
             return None
         extra_html = _attributes(attrs)
-    # Only the schemes a link may have pass, whoever wrote the href.
-    if not _SAFE_HREF.match(href) or _CONTROL_OR_SPACE.search(href):
-        return None
+        # Only the schemes a link may have pass; a serialized URL never holds
+        # controls or spaces.  (Detection's own hrefs are such URLs already.)
+        if not _SAFE_HREF.match(href) or _CONTROL_OR_SPACE.search(href):
+            return None
     if format == "markdown":
         target = f"<{href}>" if any(c in href for c in " ()") else href
         return "[" + _MARKDOWN_SPECIAL.sub(r"\\\1", display) + "](" + target + ")"
-    return (
-        '<a href="'
-        + html.escape(href, quote=True)
-        + '"'
-        + extra_html
-        + ">"
-        + html.escape(display, quote=False)
-        + "</a>"
-    )
+    return '<a href="' + _escape_html(href) + '"' + extra_html + ">" + html.escape(display, quote=False) + "</a>"
 
 
 # --------------------------------------------------------------------------

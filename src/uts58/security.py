@@ -213,6 +213,7 @@ def _scripts_allowed(scripts: set[str], level: str) -> bool:
 # Checks
 
 _ASCII_LABEL = re.compile(r"[A-Za-z0-9-]*\Z")
+_ASCII_HOST = re.compile(r"[A-Za-z0-9.-]*\Z")
 
 
 _SEPARATORS = re.compile("[" + LABEL_SEPARATORS + "]")
@@ -258,11 +259,16 @@ def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
     policy = Policy.default() if policy is None else policy
     if not isinstance(policy, Policy):
         raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-    data = _data(policy.unicode_version)
+    return _check(link, policy)
+
+
+def _check(link: Link, policy: Policy) -> list[Reason]:
+    """:func:`check_link` without argument checks (linkify checks once)."""
     reasons: list[Reason] = []
     host = link.host
     is_domain = not (host.startswith("[") or host == "localhost" or host.replace(".", "").isdigit())
-    labels = _SEPARATORS.split(host) if is_domain else []
+    plain = _ASCII_HOST.match(host) is not None  # ASCII letters, digits, hyphens, dots: no label to check
+    labels = [] if not is_domain else host.split(".") if plain else _SEPARATORS.split(host)
     tld = labels[-1].lower() if labels else ""
 
     if is_domain:
@@ -273,12 +279,13 @@ def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
         elif link._tlds is not tlds and domain_rules(tlds, policy.unicode_version).check(ascii_host) is None:
             # (a link found by detection with these TLDs was checked already)
             reasons.append(Reason(NOT_REGISTRABLE, f"{host} is not a registrable domain"))
-    for label in labels:
-        if not _ASCII_LABEL.match(label):  # ASCII letters, digits, hyphen: nothing to check
-            reasons += _label_reasons(
-                label, policy.identifier_status, policy.restriction, policy.confusables, policy.unicode_version
-            )
-    if policy.bidi == "reject" and data.bidi.search(link.text):
+    if not plain:
+        for label in labels:
+            if not _ASCII_LABEL.match(label):
+                reasons += _label_reasons(
+                    label, policy.identifier_status, policy.restriction, policy.confusables, policy.unicode_version
+                )
+    if policy.bidi == "reject" and _data(policy.unicode_version).bidi.search(link.text):
         reasons.append(Reason(BIDI_CONTROL, "the link holds a Bidi_Control character"))
     if (
         link.kind == "url"

@@ -84,8 +84,8 @@ _STRUCTS = {
 }
 
 
-def _compiled_parser() -> Callable[[str], Components | None | Literal[False]] | None:
-    """The accelerator's ``Ada.parse``, or None where it cannot be used."""
+def _compiled_ada() -> Any:
+    """The accelerator's ``Ada`` (ada's C API), or None where it cannot be used."""
     if speedups is None:
         return None
     try:
@@ -108,11 +108,12 @@ def _compiled_parser() -> Callable[[str], Components | None | Literal[False]] | 
                 offset += ffi.sizeof(cname)
     except (ImportError, AttributeError, TypeError, ValueError, KeyError):
         return None
-    parser: Callable[[str], Components | None | Literal[False]] = speedups.Ada(*addresses, Components).parse
-    return parser
+    return speedups.Ada(*addresses, Components)
 
 
-_COMPILED = _compiled_parser()
+# ``uts58._speedups.Ada`` or None; Engine.format_url takes it too.
+ADA = _compiled_ada()
+_COMPILED: Callable[[str], Components | Literal[False] | None] | None = None if ADA is None else ADA.parse
 
 
 def parse_special(url: str) -> Components | None:
