@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from uts58 import linkify_html
+from uts58 import format_url, linkify_html
 
 
 @pytest.mark.parametrize(
@@ -23,3 +23,20 @@ from uts58 import linkify_html
 )
 def test_declarations_never_break_linkify_html(fragment: str, expected: str) -> None:
     assert linkify_html(fragment) == expected
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        # fuzz/fuzz_uts58.py format_url, crash 249e2415c0…: the scheme-less
+        # display "MM:M@w/…" read back as a URL of scheme "MM" (D39).
+        ("/MM:M@W/MM:M;\x00L", "https://MM:M@w/MM:M;%00L"),
+        ("//a:b@example.com/x", "https://a:b@example.com/x"),
+        ("user@example.com/x", "user@example.com/x"),  # no colon: no scheme to misread
+        ("a:1@example.com", "a:1@example.com"),  # "a:" before a digit reads as no scheme
+    ],
+)
+def test_display_never_reads_as_another_scheme(url: str, expected: str) -> None:
+    out = format_url(url)
+    assert out == expected
+    assert format_url(out) == out

@@ -564,6 +564,86 @@ ascii_slice(const char *href, uint32_t start, uint32_t end)
     return PyUnicode_DecodeASCII(href + start, end - start, "strict");
 }
 
+/* A special URL parsed by ada and split: offsets into its href (ASCII).
+ * Absent parts have start == end == NONE_AT. */
+#define NONE_AT 0xFFFFFFFFu
+typedef struct {
+    void *obj;                  /* ada's, freed by split_free */
+    const char *href;
+    uint32_t n;                 /* length of href */
+    uint32_t scheme_end;        /* href[0:scheme_end] is the scheme */
+    uint32_t user_start, user_end;  /* userinfo without "@", or NONE_AT */
+    uint32_t host_start, host_end;
+    uint32_t port_end;          /* href[host_end:port_end] is ":port" or empty */
+    uint32_t path_end;          /* the pathname is href[port_end:path_end] */
+    uint32_t query_start, query_end;  /* without "?" */
+    uint32_t fragment_start;    /* without "#"; it ends at n */
+} Split;
+
+/* Parse `size` bytes of UTF-8 with ada: 1 split, 0 not a valid URL, -1 a
+ * valid URL that is not a special one with "//" and consistent offsets
+ * (the callers leave it to the Python code), -2 an error. */
+static int
+split_url(const Ada *ada, const char *data, Py_ssize_t size, Split *sp)
+{
+    sp->obj = ada->parse(data, (size_t)size);
+    if (sp->obj == NULL) {
+        PyErr_NoMemory();
+        return -2;
+    }
+    if (!ada->is_valid(sp->obj))
+        return 0;
+    ada_string h = ada->get_href(sp->obj);
+    const ada_url_components *c = ada->get_components(sp->obj);
+    const char *href = h.data;
+    uint32_t n = (uint32_t)h.length, pe = c->protocol_end, hs = c->host_start, he = c->host_end;
+    uint32_t ps = c->pathname_start, ss = c->search_start, fs = c->hash_start;
+    /* "scheme://" and every offset inside the href. */
+    if (h.length > 0xFFFFFFF0u || pe < 1 || pe + 2 > n || href[pe - 1] != ':' || href[pe] != '/' ||
+        href[pe + 1] != '/' || hs < pe + 2 || hs > he || he > ps || ps > n ||
+        (ss != ADA_OMITTED && (ss < ps || ss >= n)) || (fs != ADA_OMITTED && (fs < ps || fs >= n)))
+        return -1;
+    sp->href = href;
+    sp->n = n;
+    sp->scheme_end = pe - 1;
+    sp->user_start = sp->user_end = NONE_AT;
+    if (hs < he && href[hs] == '@') {
+        sp->user_start = pe + 2;
+        sp->user_end = hs++;
+    }
+    sp->host_start = hs;
+    sp->host_end = he;
+    sp->port_end = ps;
+    uint32_t end = n;
+    sp->fragment_start = NONE_AT;
+    if (fs != ADA_OMITTED) {
+        sp->fragment_start = fs + 1;
+        end = fs;
+    }
+    sp->query_start = sp->query_end = NONE_AT;
+    if (ss != ADA_OMITTED && ss < end) {
+        sp->query_start = ss + 1;
+        sp->query_end = end;
+        end = ss;
+    }
+    sp->path_end = end;
+    return 1;
+}
+
+static void
+split_free(const Ada *ada, Split *sp)
+{
+    if (sp->obj != NULL)
+        ada->free(sp->obj);
+    sp->obj = NULL;
+}
+
+static PyObject *
+ascii_slice_or_none(const char *href, uint32_t start, uint32_t end)
+{
+    return start == NONE_AT ? Py_NewRef(Py_None) : ascii_slice(href, start, end);
+}
+
 PyDoc_STRVAR(ada_parse_doc,
 "parse(url) -> Components | None | False\n\n"
 "Parse url with ada: its components (the fields of uts58.whatwg.Components),\n"
@@ -585,59 +665,28 @@ Ada_parse(Ada *self, PyObject *url)
         PyErr_Clear();
         Py_RETURN_NONE;
     }
-    void *obj = self->parse(data, (size_t)size);
-    if (obj == NULL)
-        return PyErr_NoMemory();
+    Split sp = {0};
     PyObject *fields[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     PyObject *result = NULL;
-    if (!self->is_valid(obj)) {
+    switch (split_url(self, data, size, &sp)) {
+    case 0:
         result = Py_NewRef(Py_None);
         goto done;
-    }
-    ada_string h = self->get_href(obj);
-    const ada_url_components *c = self->get_components(obj);
-    const char *href = h.data;
-    uint32_t n = (uint32_t)h.length, host_start = c->host_start, end = n;
-    /* A special URL: "scheme://" and every offset inside the href (ASCII). */
-    if (h.length > 0xFFFFFFF0u || c->protocol_end < 1 || c->protocol_end + 2 > n ||
-        href[c->protocol_end - 1] != ':' || href[c->protocol_end] != '/' || href[c->protocol_end + 1] != '/' ||
-        host_start < c->protocol_end + 2 || host_start > c->host_end || c->host_end > c->pathname_start ||
-        c->pathname_start > n ||
-        (c->search_start != ADA_OMITTED && (c->search_start < c->pathname_start || c->search_start >= n)) ||
-        (c->hash_start != ADA_OMITTED && (c->hash_start < c->pathname_start || c->hash_start >= n))) {
+    case -1:
         result = Py_NewRef(Py_False);  /* valid, but not split here */
         goto done;
-    }
-    if ((fields[0] = ascii_slice(href, 0, n)) == NULL ||
-        (fields[1] = ascii_slice(href, 0, c->protocol_end - 1)) == NULL)
+    case -2:
         goto done;
-    if (host_start < n && href[host_start] == '@') {
-        if ((fields[2] = ascii_slice(href, c->protocol_end + 2, host_start)) == NULL)
-            goto done;
-        host_start++;
-    } else {
-        fields[2] = Py_NewRef(Py_None);
     }
-    if ((fields[3] = ascii_slice(href, host_start, c->host_end)) == NULL)
-        goto done;
-    fields[4] = c->port == ADA_OMITTED ? Py_NewRef(Py_None) : PyUnicode_FromFormat("%u", c->port);
-    if (fields[4] == NULL)
-        goto done;
-    if (c->hash_start != ADA_OMITTED) {
-        if ((fields[7] = ascii_slice(href, c->hash_start + 1, n)) == NULL)
-            goto done;
-        end = c->hash_start;
-    } else {
-        fields[7] = Py_NewRef(Py_None);
-    }
-    if (c->search_start != ADA_OMITTED && c->search_start < end) {
-        if ((fields[6] = ascii_slice(href, c->search_start + 1, end)) == NULL)
-            goto done;
-        end = c->search_start;
-    } else {
-        fields[6] = Py_NewRef(Py_None);
-    }
-    if ((fields[5] = ascii_slice(href, c->pathname_start, end)) == NULL)
+    const char *href = sp.href;
+    if ((fields[0] = ascii_slice(href, 0, sp.n)) == NULL || (fields[1] = ascii_slice(href, 0, sp.scheme_end)) == NULL ||
+        (fields[2] = ascii_slice_or_none(href, sp.user_start, sp.user_end)) == NULL ||
+        (fields[3] = ascii_slice(href, sp.host_start, sp.host_end)) == NULL ||
+        (fields[4] = sp.port_end > sp.host_end ? ascii_slice(href, sp.host_end + 1, sp.port_end)
+                                               : Py_NewRef(Py_None)) == NULL ||
+        (fields[5] = ascii_slice(href, sp.port_end, sp.path_end)) == NULL ||
+        (fields[6] = ascii_slice_or_none(href, sp.query_start, sp.query_end)) == NULL ||
+        (fields[7] = ascii_slice_or_none(href, sp.fragment_start, sp.n)) == NULL)
         goto done;
     PyObject *tuple = PyTuple_New(8);
     if (tuple == NULL)
@@ -656,7 +705,7 @@ Ada_parse(Ada *self, PyObject *url)
 done:
     for (int k = 0; k < 8; k++)
         Py_XDECREF(fields[k]);
-    self->free(obj);
+    split_free(self, &sp);
     return result;
 }
 
@@ -1007,38 +1056,25 @@ Engine_format_url(Engine *self, PyObject *const *args, Py_ssize_t nargs)
         to_parse = owned;
         parse_len = un + 8;
     }
-    void *obj = ada->parse(to_parse, (size_t)parse_len);
+    Split sp = {0};
+    int split = split_url(ada, to_parse, parse_len, &sp);
     PyMem_Free(owned);
-    if (obj == NULL)
-        return PyErr_NoMemory();
     PyObject *result = NULL, *href_str = NULL, *display = NULL;
     Py_UCS4 *bufs[3] = {NULL, NULL, NULL};
     Py_ssize_t lens[3] = {0, 0, 0};
     Out o = {NULL, 0, 0};
-    if (!ada->is_valid(obj)) {
-        result = Py_NewRef(Py_None);
+    if (split < 1) {  /* not a URL (None), left to the Python code (False), or an error */
+        result = split == -2 ? NULL : Py_NewRef(split == 0 ? Py_None : Py_False);
         goto done;
     }
-    ada_string h = ada->get_href(obj);
-    const ada_url_components *c = ada->get_components(obj);
-    const char *href = h.data;
-    uint32_t n = (uint32_t)h.length, pe = c->protocol_end, hs = c->host_start, he = c->host_end;
-    uint32_t ps = c->pathname_start, ss = c->search_start, fs = c->hash_start, end = n;
-    if (h.length > 0xFFFFFFF0u || pe < 1 || pe + 2 > n || href[pe - 1] != ':' || href[pe] != '/' ||
-        href[pe + 1] != '/' || hs < pe + 2 || hs > he || he > ps || ps > n ||
-        (ss != ADA_OMITTED && (ss < ps || ss >= n)) || (fs != ADA_OMITTED && (fs < ps || fs >= n))) {
+    const char *href = sp.href;
+    if (sp.host_start == sp.host_end ||  /* no host: the Python code says so */
+        (!show_scheme && sp.user_start != NONE_AT)) {  /* userinfo without scheme: D39, in Python */
         result = Py_NewRef(Py_False);
         goto done;
     }
-    uint32_t user_end = hs;
-    if (hs < he && href[hs] == '@')
-        hs++;
-    if (hs == he) {  /* no host: the Python code says so */
-        result = Py_NewRef(Py_False);
-        goto done;
-    }
-    const char *host = href + hs;
-    size_t host_len = he - hs;
+    const char *host = href + sp.host_start;
+    size_t host_len = sp.host_end - sp.host_start;
     int is_known = (size_t)kn == host_len && memcmp(host, known, host_len) == 0;
     if (!is_known && host[0] != '[' && !is_ipv4(host, host_len) && has_xn(host, host_len)) {
         result = Py_NewRef(Py_False);  /* ToUnicode: the Python code calls ada for it */
@@ -1053,17 +1089,16 @@ Engine_format_url(Engine *self, PyObject *const *args, Py_ssize_t nargs)
     while (k < un && u[k] != '/' && u[k] != '\\' && u[k] != '?' && u[k] != '#')
         k++;
     int has_path = k < un && (u[k] == '/' || u[k] == '\\');
-    if (fs != ADA_OMITTED) {
-        if ((bufs[FRAGMENT] = ascii_ucs4(href, fs + 1, n)) == NULL)
+    uint32_t ps = sp.port_end, end = sp.path_end;
+    if (sp.fragment_start != NONE_AT) {
+        if ((bufs[FRAGMENT] = ascii_ucs4(href, sp.fragment_start, sp.n)) == NULL)
             goto done;
-        lens[FRAGMENT] = n - fs - 1;
-        end = fs;
+        lens[FRAGMENT] = sp.n - sp.fragment_start;
     }
-    if (ss != ADA_OMITTED && ss < end) {
-        if ((bufs[QUERY] = ascii_ucs4(href, ss + 1, end)) == NULL)
+    if (sp.query_start != NONE_AT) {
+        if ((bufs[QUERY] = ascii_ucs4(href, sp.query_start, sp.query_end)) == NULL)
             goto done;
-        lens[QUERY] = end - ss - 1;
-        end = ss;
+        lens[QUERY] = sp.query_end - sp.query_start;
     }
     if (has_path || !(end - ps == 1 && href[ps] == '/')) {
         uint32_t from = ps < end && href[ps] == '/' ? ps + 1 : ps;  /* without the leading "/" */
@@ -1071,17 +1106,17 @@ Engine_format_url(Engine *self, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         lens[PATH] = end - from;
     }
-    if ((show_scheme && (out_ascii(&o, href, pe) < 0 || out_ascii(&o, "//", 2) < 0)) ||
-        (user_end < hs && (out_ascii(&o, href + pe + 2, user_end - pe - 2) < 0 || out_ascii(&o, "@", 1) < 0)) ||
+    if ((show_scheme && out_ascii(&o, href, sp.scheme_end + 3) < 0) ||  /* "scheme://" */
+        (sp.user_start != NONE_AT && out_ascii(&o, href + sp.user_start, sp.user_end - sp.user_start + 1) < 0) ||
         (is_known ? out_str_chars(&o, args[3]) : out_ascii(&o, host, host_len)) < 0 ||
-        (he < ps && out_ascii(&o, href + he, ps - he) < 0) ||  /* ":port" */
+        out_ascii(&o, href + sp.host_end, ps - sp.host_end) < 0 ||  /* ":port" */
         display_tail_into(self, bufs, lens, &o) < 0)
         goto done;
-    if ((display = out_str(&o)) == NULL || (href_str = PyUnicode_DecodeASCII(href, n, "strict")) == NULL)
+    if ((display = out_str(&o)) == NULL || (href_str = PyUnicode_DecodeASCII(href, sp.n, "strict")) == NULL)
         goto done;
     result = PyTuple_Pack(2, href_str, display);
 done:
-    ada->free(obj);
+    split_free(ada, &sp);
     for (int p = 0; p < 3; p++)
         PyMem_Free(bufs[p]);
     PyMem_Free(o.buf);

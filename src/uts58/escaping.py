@@ -383,4 +383,9 @@ def _format_cleaned_py(url: str, cleaned: str, props: LinkProperties, detected: 
     pathname = c.pathname
     path = pathname[1:] if has_path or pathname != "/" else None
     out.append(escaper(props).display_tail(path, c.query, c.fragment))
-    return c.href, "".join(out)
+    display = "".join(out)
+    if not show_scheme and _SCHEME.match(display):
+        # Decision D39: userinfo that reads as a scheme ("a:b@host"): show the
+        # scheme, so that the display form parses back to this URL.
+        display = c.scheme + "://" + display
+    return c.href, display
