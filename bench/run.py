@@ -55,24 +55,6 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     return min(times)
 
 
-_FORMAT_URL_PROBE = """
-import json, sys, time
-import uts58
-from uts58.conformance import data_file, read_formatting_test
-urls = [c.source for v in ("17.0.0", "dev") for c in read_formatting_test(data_file(v, "LinkFormattingTest.txt"))]
-wiki = [u for u in urls if "wiki" in u]
-rounds = max(1, 20000 // len(wiki))
-best = float("inf")
-for _ in range(5):
-    t = time.process_time()
-    for _ in range(rounds):
-        for u in wiki:
-            uts58.format_url(u)
-    best = min(best, time.process_time() - t)
-print(json.dumps(rounds * len(wiki) / best))
-"""
-
-
 def doubling(fns: list[Callable[[], object]], lengths: list[int], rounds: int = 7) -> tuple[list[float], list[float]]:
     """Times of ``fns`` (on inputs of ``lengths``, each about twice the one
     before) and the ratio of each to the one before, for an exact doubling.
@@ -113,20 +95,6 @@ for _ in range(5):
     best = min(best, time.process_time() - t)
 print(json.dumps(rounds * len(wiki) / best))
 """
-
-
-def best_of_each(fns: list[Callable[[], object]], rounds: int = 5) -> list[float]:
-    """Least CPU time of each function over ``rounds`` round-robin runs: a
-    noisy spell of the shared machine falls on all of them alike, so their
-    ratios (the doubling checks) stay meaningful."""
-    best = [float("inf")] * len(fns)
-    for _ in range(rounds):
-        for k, fn in enumerate(fns):
-            gc.collect()
-            t = time.process_time()
-            fn()
-            best[k] = min(best[k], time.process_time() - t)
-    return best
 
 
 def bench_format_url() -> tuple[list[str], bool]:
