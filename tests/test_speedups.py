@@ -292,6 +292,11 @@ def test_escape_html_keeps_the_object_and_checks_type() -> None:
     assert speedups is not None
     s = "nothing to escape here, 例子"
     assert speedups.escape_html(s) is s
+
+    class Sub(str):
+        pass
+
+    assert type(speedups.escape_html(Sub("plain"))) is str and type(html.escape(Sub("plain"))) is str
     with pytest.raises(TypeError, match="s must be a str"):
         speedups.escape_html(b"<")
 
@@ -362,6 +367,7 @@ def test_format_url_compiled_declines_and_checks() -> None:
     assert fast.format_url(ADA, "https://xn--bcher-kva.de/", "", "") is False  # ToUnicode in Python
     assert fast.format_url(ADA, "https://exa mple.com/", "", "") is None  # not a URL
     assert fast.format_url(ADA, "a\ud800.com", "", "") is False  # surrogates: Python decides
+    assert fast.format_url(ADA, "a\ud800.com", "b\ud800", "") is False  # (and no second encoding attempt)
     with pytest.raises(TypeError, match="ada must be"):
         fast.format_url(None, "x.com", "", "")
     with pytest.raises(TypeError, match="known_display must be a str"):

@@ -312,8 +312,8 @@ find_link_end(const Engine *e, PyObject *text, Py_ssize_t start)
 }
 
 PyDoc_STRVAR(find_link_end_doc,
-"find_link_end(text, start) -> int\\n\\n"
-"UTS #58 §3.5.1 from start, the end of a host (and port), as\\n"
+"find_link_end(text, start) -> int\n\n"
+"UTS #58 §3.5.1 from start, the end of a host (and port), as\n"
 "uts58.termination._find_link_end_py.");
 
 static PyObject *
@@ -581,8 +581,9 @@ typedef struct {
 } Split;
 
 /* Parse `size` bytes of UTF-8 with ada: 1 split, 0 not a valid URL, -1 a
- * valid URL that is not a special one with "//" and consistent offsets
- * (the callers leave it to the Python code), -2 an error. */
+ * valid URL without "scheme://" or with offsets that are not consistent
+ * (the callers leave it to the Python code), -2 an error.  Any URL
+ * serialized as "scheme://..." is split; the callers only pass special ones. */
 static int
 split_url(const Ada *ada, const char *data, Py_ssize_t size, Split *sp)
 {
@@ -596,35 +597,37 @@ split_url(const Ada *ada, const char *data, Py_ssize_t size, Split *sp)
     ada_string h = ada->get_href(sp->obj);
     const ada_url_components *c = ada->get_components(sp->obj);
     const char *href = h.data;
-    uint32_t n = (uint32_t)h.length, pe = c->protocol_end, hs = c->host_start, he = c->host_end;
-    uint32_t ps = c->pathname_start, ss = c->search_start, fs = c->hash_start;
-    /* "scheme://" and every offset inside the href. */
-    if (h.length > 0xFFFFFFF0u || pe < 1 || pe + 2 > n || href[pe - 1] != ':' || href[pe] != '/' ||
+    /* "scheme://" and every offset inside the href, compared in 64 bits so
+     * that no offset ada could return wraps around. */
+    const uint64_t n = h.length, pe = c->protocol_end, hs = c->host_start, he = c->host_end;
+    const uint64_t ps = c->pathname_start, ss = c->search_start, fs = c->hash_start;
+    if (n > 0xFFFFFFF0u || pe < 1 || pe + 2 > n || href[pe - 1] != ':' || href[pe] != '/' ||
         href[pe + 1] != '/' || hs < pe + 2 || hs > he || he > ps || ps > n ||
         (ss != ADA_OMITTED && (ss < ps || ss >= n)) || (fs != ADA_OMITTED && (fs < ps || fs >= n)))
         return -1;
+    /* From here every offset is at most n < 2^32. */
+    uint32_t host_start = (uint32_t)hs, end = (uint32_t)n;
     sp->href = href;
-    sp->n = n;
-    sp->scheme_end = pe - 1;
+    sp->n = (uint32_t)n;
+    sp->scheme_end = (uint32_t)pe - 1;
     sp->user_start = sp->user_end = NONE_AT;
     if (hs < he && href[hs] == '@') {
-        sp->user_start = pe + 2;
-        sp->user_end = hs++;
+        sp->user_start = (uint32_t)pe + 2;
+        sp->user_end = host_start++;
     }
-    sp->host_start = hs;
-    sp->host_end = he;
-    sp->port_end = ps;
-    uint32_t end = n;
+    sp->host_start = host_start;
+    sp->host_end = (uint32_t)he;
+    sp->port_end = (uint32_t)ps;
     sp->fragment_start = NONE_AT;
     if (fs != ADA_OMITTED) {
-        sp->fragment_start = fs + 1;
-        end = fs;
+        sp->fragment_start = (uint32_t)fs + 1;
+        end = (uint32_t)fs;
     }
     sp->query_start = sp->query_end = NONE_AT;
     if (ss != ADA_OMITTED && ss < end) {
-        sp->query_start = ss + 1;
+        sp->query_start = (uint32_t)ss + 1;
         sp->query_end = end;
-        end = ss;
+        end = (uint32_t)ss;
     }
     sp->path_end = end;
     return 1;
@@ -719,7 +722,9 @@ address(PyObject *value)
 }
 
 /* Ada(parse, is_valid, get_href, get_components, free, components):
- * addresses of ada's C functions, and the Components class. */
+ * addresses of ada's C functions, and the Components class.  The addresses
+ * are called as given: only uts58.whatwg makes an Ada, from addresses cffi
+ * gives for the functions of ada_c.h after checking their signatures. */
 static PyObject *
 Ada_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -1033,8 +1038,8 @@ Engine_format_url(Engine *self, PyObject *const *args, Py_ssize_t nargs)
     const Ada *ada = (const Ada *)args[0];
     Py_ssize_t un, kn;
     const char *u = PyUnicode_AsUTF8AndSize(args[1], &un);
-    const char *known = PyUnicode_AsUTF8AndSize(args[2], &kn);
-    if (u == NULL || known == NULL) {  /* lone surrogates: the Python code decides */
+    const char *known = u == NULL ? NULL : PyUnicode_AsUTF8AndSize(args[2], &kn);
+    if (known == NULL) {  /* lone surrogates: the Python code decides */
         if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
             return NULL;
         PyErr_Clear();
@@ -1391,8 +1396,8 @@ escape_html(PyObject *module, PyObject *s)
         if (e != NULL)
             extra += (Py_ssize_t)strlen(e) - 1;
     }
-    if (extra == 0)
-        return Py_NewRef(s);
+    if (extra == 0)  /* the same str, as html.escape gives (a subclass: a plain copy) */
+        return PyUnicode_FromObject(s);
     PyObject *out = PyUnicode_New(n + extra, PyUnicode_MAX_CHAR_VALUE(s));
     if (out == NULL)
         return NULL;
