@@ -170,9 +170,7 @@ class Link:
         href: str | None = self._href
         if href is None:
             if self.kind == "email":
-                local = self.text.rpartition("@")[0]
-                if self.scheme is not None:
-                    local = local[len(self.scheme) + 1 :]
+                local = self._email_split()[1]
                 href = "mailto:" + quote(local, safe=_MAILTO_SAFE) + "@" + self._ascii_host
                 object.__setattr__(self, "_href", href)
             else:
@@ -186,15 +184,19 @@ class Link:
         if display is None:
             if self.kind == "email":
                 # Detection validated the domain: its display form is self.host.
-                local = self.text.rpartition("@")[0]
-                prefix = ""
-                if self.scheme is not None:
-                    prefix, local = local[: len(self.scheme) + 1], local[len(self.scheme) + 1 :]
+                prefix, local = self._email_split()
                 display = _email_display(prefix, local, self.host, link_properties(self._version))
                 object.__setattr__(self, "_display", display)
             else:
                 display = self._url_forms()[1]
         return display
+
+    def _email_split(self) -> tuple[str, str]:
+        """("mailto:" as written or "", local-part) of an email link."""
+        local = self.text.rpartition("@")[0]
+        if self.scheme is None:
+            return "", local
+        return local[: len(self.scheme) + 1], local[len(self.scheme) + 1 :]
 
     def _url_forms(self) -> tuple[str, str]:
         # One WHATWG parse gives both forms (a scheme-less link is parsed as

@@ -84,8 +84,9 @@ def linkify(
     out: list[str] = []
     last = 0
     # Detection first, then the anchors: two tight loops instead of one
-    # interleaved loop (measured: 1.9x -> 1.5x the time of detection alone on
-    # 2 MB of prose, as each phase keeps its code and data in the caches).
+    # interleaved loop, each keeping its code and data in the CPU caches
+    # (measured on 2 MB of prose: the interleaved loop took 1.9x the time of
+    # detection alone, the two phases 1.5x, with the same per-link code).
     links = list(
         find_links(
             text,
@@ -134,7 +135,6 @@ def _anchor(
     if policy.bidi == "escape":
         display = escape_bidi_controls(display, unicode_version=policy.unicode_version)
     href = link.href
-    attrs: dict[str, str] = {}
     extra_html = extra_attrs
     if callback is not None:
         changed = callback(link, {"href": href, **extra, "_text": display})
