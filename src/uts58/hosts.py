@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 import ada_url
 
 from .properties import LinkProperties, char_class
+from .whatwg import parse_special
 
 __all__ = [
     "LABEL_SEPARATORS",
@@ -55,16 +56,12 @@ def domain_to_ascii(domain: str) -> str | None:
     """
     if any(c in domain for c in ":/?#@\\[]%"):
         return None  # more than a host (port, path, userinfo) or not a domain
-    try:
-        href = ada_url.normalize_url("http://" + domain + "/")
-    except ValueError:
-        return None
+    c = parse_special("http://" + domain + "/")
     # The serialization is "http://HOST/" exactly when the input was a host
     # alone; an IP address serializes as dotted digits or in brackets.
-    host = href[7:-1]
-    if not host or not href.endswith("/") or any(c in host for c in ":/?#[@") or _IPV4.match(host):
+    if c is None or c.href != "http://" + c.host + "/" or not c.host or c.host[0] == "[" or _IPV4.match(c.host):
         return None
-    return host
+    return c.host
 
 
 def domain_to_unicode(ascii_domain: str) -> str:
