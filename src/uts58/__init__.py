@@ -40,7 +40,7 @@ _EXPORTS = {
     "minimal_escape_parts": "escaping",
     "percent_escape": "escaping",
     "linkify": "linkifier",
-    "linkify_html": "linkifier",
+    "linkify_html": "html5",
     "refine_end": "migration",
     "DEFAULT_UNICODE_VERSION": "properties",
     "LinkProperties": "properties",
@@ -109,7 +109,8 @@ if TYPE_CHECKING:
     from .detection import DEFAULT_SCHEMES, Link, find_emails, find_links, find_urls
     from .email import find_email_start, format_email
     from .escaping import format_parts, format_url, minimal_escape_parts, percent_escape
-    from .linkifier import linkify, linkify_html
+    from .html5 import linkify_html
+    from .linkifier import linkify
     from .migration import refine_end
     from .properties import (
         DEFAULT_UNICODE_VERSION,

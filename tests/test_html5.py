@@ -1,0 +1,339 @@
+"""linkify_html: the DOM of the output is the DOM of the input plus links (D40).
+
+Checked by parsers uts58 does not use: headless Chromium (the judge: what a
+browser builds), and justhtml and html5lib (two independent implementations
+of the WHATWG algorithm), on the public XSS/mXSS and html5lib corpora of
+shared/data/htmlsafety, on variants of them that put links everywhere (in
+text, attributes, comments, raw text), on sanitizer (nh3) output, and on a
+random grammar of tags, comments, attributes and raw text.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from browser import compare_in_browser
+from html5dom import corpus, html5lib_dom, iter_elements, justhtml_dom, without_marked_links
+from hypothesis import given
+from hypothesis import strategies as st
+
+import uts58.html5
+from uts58 import Policy, linkify, linkify_html
+from uts58.html5 import ALWAYS_SKIPPED, DEFAULT_SKIP_TAGS
+
+MARK = "data-uts58-test"  # marks the links linkify_html adds, so the checks can take them out again
+LINKS = " see https://example.com/a?b=c&d=e x@y.org www.bücher.de/straße.\n"
+
+
+def variants(source: str) -> list[str]:
+    """The input, and the input with links in every place a parser may put
+    them: text, attribute values, comments, raw text, unfinished tags."""
+    return [source, source.replace(" ", LINKS), source.replace(">", ">" + LINKS), LINKS + source + LINKS]
+
+
+@pytest.fixture(scope="module")
+def corpus_cases() -> list[tuple[str, str, str, str]]:
+    """(id, context, input, output) for every variant that gained links."""
+    cases = []
+    for ident, source in corpus():
+        for k, fragment in enumerate(variants(source)):
+            out = linkify_html(fragment, attrs={MARK: ""})
+            if out != fragment:
+                cases.append((f"{ident}/{k}", "div", fragment, out))
+    return cases
+
+
+@pytest.mark.parametrize("scripting", [True, False], ids=["scripting", "no-scripting"])
+def test_browser_dom_is_input_plus_links(corpus_cases: list[tuple[str, str, str, str]], scripting: bool) -> None:
+    """Chromium's innerHTML of every output is its innerHTML of the input,
+    except for added links (http(s)/mailto, one text child each); with
+    scripting on (a page) and off (an inert document, as sanitizers parse)."""
+    result = compare_in_browser(corpus_cases, MARK, scripting=scripting)
+    assert result["checked"] == len(corpus_cases) > 20_000
+    assert result["links"] > 150_000
+    assert result["failures"] == []
+
+
+def _python_check(fragment: str, out: str) -> list[str]:
+    """The parsers (of justhtml, html5lib) that see the output's DOM differ
+    from the input's DOM plus links, or links with a bad href."""
+    failed = []
+    for name, dom in (("justhtml", justhtml_dom), ("html5lib", html5lib_dom)):
+        stripped, links = without_marked_links(dom(out), MARK)
+        if stripped != dom(fragment) or any(not re.match(r"(https?|mailto):", href) for href, _ in links):
+            failed.append(name)
+    return failed
+
+
+def test_independent_parsers_see_input_plus_links(corpus_cases: list[tuple[str, str, str, str]]) -> None:
+    """Each output checked by two more HTML5 parsers.  Each has bugs of its
+    own (justhtml: `</form>` under <mtext>; html5lib: 2020 rules for tables
+    and templates), which the browser check above settles; an output both
+    of them read as another DOM would be a real change."""
+    sample = [case for i, case in enumerate(corpus_cases) if i % 3 == 0]  # a third: the browser checks all
+    both = [ident for ident, _, fragment, out in sample if len(_python_check(fragment, out)) == 2]
+    assert both == []
+
+
+def test_sanitizer_then_linkify_html() -> None:
+    """nh3 (ammonia, html5ever) output, with its defaults and with comments and
+    raw-text tags allowed, linkified: the browser sees nh3's DOM plus links."""
+    nh3 = pytest.importorskip("nh3")
+    loose = {"tags": set(nh3.ALLOWED_TAGS) | {"style", "noscript", "xmp", "title", "textarea", "svg", "math"}}
+    cases = []
+    for i, (ident, source) in enumerate(corpus()):
+        if i % 2 or re.search("[\ud800-\udfff]", source):
+            continue  # half of the corpus (the browser check above has it all); nh3 takes only encodable text
+        for k, fragment in enumerate(variants(source)[1::2]):
+            for mode, cleaned in (
+                ("default", nh3.clean(fragment)),
+                ("loose", nh3.clean(fragment, strip_comments=False, clean_content_tags=set(), **loose)),
+            ):
+                out = linkify_html(cleaned, attrs={MARK: ""})
+                if out != cleaned:
+                    cases.append((f"{ident}/{k}/{mode}", "div", cleaned, out))
+    result = compare_in_browser(cases, MARK)
+    assert result["checked"] == len(cases) > 5_000
+    assert result["failures"] == []
+
+
+def test_linkify_html_then_sanitizer_keeps_links() -> None:
+    """The other order: nh3 keeps the links (it adds rel="noopener noreferrer")."""
+    nh3 = pytest.importorskip("nh3")
+    out = nh3.clean(linkify_html("<p>see example.com/α and x@y.org</p><script>z.com</script>"))
+    anchors = [n for n, _ in iter_elements(justhtml_dom(out)) if n[1] == "a"]
+    assert [dict(a[2])["href"] for a in anchors] == ["https://example.com/%CE%B1", "mailto:x@y.org"]
+    assert all(dict(a[2]).get("rel") == "noopener noreferrer" for a in anchors)
+
+
+# --------------------------------------------------------------------------
+# A grammar of HTML: tags (HTML, raw text, foreign, formatting, tables),
+# attributes with any quoting, comments (also broken ones), end tags with
+# junk, character references, links and link-like text.
+
+_TAGS = [
+    "p", "b", "i", "a", "div", "span", "table", "tr", "td", "form", "select", "option", "svg", "math", "mtext",
+    "mglyph", "style", "script", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext", "textarea",
+    "title", "template", "pre", "code", "button", "li", "ul", "desc", "foreignObject", "annotation-xml", "img",
+]  # fmt: skip
+_PIECES = [
+    "example.com", "https://x.org/a?b=1&c=<2>", "x@y.org", "www.bücher.de/straße", "a.b", " ", "\n", "&amp;", "&lt;",
+    "&#x41;", "&nbsp", "<!--", "-->", "--!>", "<!-->", "<!", "<?x ?>", "]]>", "<![CDATA[", '"', "'", "=", ">", "</",
+    "/>", "<", "-- >", "\t", "onerror=alert(1)", "`", "&",
+]  # fmt: skip
+
+
+_END_TAG_JUNK = ["", " ", ' x=">"', "\x00", "/"]
+
+
+def _random_fragment(rng: random.Random) -> str:
+    out = []
+    for _ in range(rng.randrange(1, 14)):
+        roll = rng.random()
+        tag = rng.choice(_TAGS)
+        if roll < 0.3:
+            quoting = [" title={}", ' id="{}"', " x='{}'"]
+            attrs = "".join(rng.choice(quoting).format(rng.choice(_PIECES)) for _ in range(rng.randrange(3)))
+            out.append(f"<{tag}{attrs}>")
+        elif roll < 0.45:
+            out.append(f"</{tag}{rng.choice(_END_TAG_JUNK)}>")
+        elif roll < 0.55:
+            out.append(f"<!--{rng.choice(_PIECES)}{rng.choice(['-->', '--!>', '-- >', ''])}")
+        else:
+            out.append(rng.choice(_PIECES))
+    return "".join(out)
+
+
+def test_random_grammar_in_browser() -> None:
+    rng = random.Random(58)
+    cases = []
+    for i in range(12_000):
+        fragment = _random_fragment(rng)
+        out = linkify_html(fragment, attrs={MARK: ""}, policy=Policy.none())
+        if out != fragment:
+            cases.append((f"grammar#{i}", "div", fragment, out))
+    result = compare_in_browser(cases, MARK)
+    assert result["checked"] == len(cases) > 1_000
+    assert result["failures"] == []
+
+
+_FRAGMENTS = st.lists(st.sampled_from([*(f"<{t}>" for t in _TAGS), *(f"</{t}>" for t in _TAGS), *_PIECES]), max_size=20)
+
+
+@given(_FRAGMENTS)
+def test_random_grammar_with_python_parsers(pieces: list[str]) -> None:
+    fragment = "".join(pieces)
+    out = linkify_html(fragment, attrs={MARK: ""}, policy=Policy.none())
+    assert len(_python_check(fragment, out)) < 2
+
+
+# --------------------------------------------------------------------------
+# The classes of issue 10, each by hand
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        "<!-- a -- ><img src=x onerror=alert(1)> --> see x.com",  # not a comment end in HTML5
+        "<!--\n--\n><img src=x onerror=alert(1)> x.com",
+        "<!--> x.com <img src=x onerror=alert(1)>",  # an empty comment in HTML5
+        "</ xmp> x.com <xmp><img src=x onerror=alert(1)> y.com</xmp>",
+        '</b x="><img src=x onerror=alert(1)>"> x.com',
+        "<b\x00><img src=x onerror=alert(1)> x.com",
+        "<iframe><img src=x onerror=alert(1)> x.com</iframe> y.com",
+        "<noembed><img src=x onerror=alert(1)> x.com</noembed> y.com",
+        "<noframes><img src=x onerror=alert(1)> x.com</noframes> y.com",
+        "<noscript><img src=x onerror=alert(1)> x.com</noscript> y.com",
+        "<plaintext><img src=x onerror=alert(1)> x.com",
+        "<textarea><img src=x onerror=alert(1)> x.com</textarea> y.com",
+        "<title><img src=x onerror=alert(1)> x.com</title> y.com",
+        '<svg><style><a title="</style><img src=x onerror=alert(1)>"> x.com/onbegin=alert(1)</a></style></svg> y.com',
+        '<math><mtext><table><mglyph><style><img title="</style><img src=x onerror=alert(1)>"> x.com',
+        "<script> x.com",
+        "<style> x.com",
+        "y.com <a href=x>",
+    ],
+)
+def test_issue_10_shapes(fragment: str) -> None:
+    out = linkify_html(fragment, attrs={MARK: ""})
+    # No new element, no new attribute: only links.
+    for dom in (justhtml_dom, html5lib_dom):
+        stripped, links = without_marked_links(dom(out), MARK)
+        assert stripped == dom(fragment)
+        assert all(href.startswith(("https:", "mailto:")) for href, _ in links)
+
+
+def test_nothing_after_an_unclosed_raw_text_element_is_lost() -> None:
+    for tag in ("script", "style", "xmp", "textarea", "title"):
+        fragment = f"a.com <{tag}>b.com <b>c.com"
+        out = linkify_html(fragment)
+        assert out.startswith('<a href="https://a.com/">a.com</a> ')
+        assert "b.com <b>c.com" in out.replace("&lt;", "<").replace("&gt;", ">")
+    # A tag cut by the end of input is dropped by every HTML5 parser (EOF in a tag name).
+    assert linkify_html("x.com <p>y.com <b") == (
+        '<a href="https://x.com/">x.com</a> <p><a href="https://y.com/">y.com</a> </p>'
+    )
+
+
+def test_examples() -> None:
+    assert linkify_html("<p class=x>see example.com &amp; more</p>") == (
+        '<p class="x">see <a href="https://example.com/">example.com</a> &amp; more</p>'
+    )
+    # Link text is the document's own text; link_text="display" shows §4's form.
+    fragment = "<p>https://example.com/%E3%82%A2 x@y.org</p>"
+    assert linkify_html(fragment) == (
+        '<p><a href="https://example.com/%E3%82%A2">https://example.com/%E3%82%A2</a>'
+        ' <a href="mailto:x@y.org">x@y.org</a></p>'
+    )
+    assert '">https://example.com/ア</a>' in linkify_html(fragment, link_text="display")
+    # Text in a table is foster-parented before it, links too.
+    assert linkify_html("<table>t.com<tr><td>u.com</table>") == (
+        '<a href="https://t.com/">t.com</a><table><tbody><tr><td><a href="https://u.com/">u.com</a></td></tr>'
+        "</tbody></table>"
+    )
+
+
+def test_unchanged_without_links_byte_for_byte() -> None:
+    """The serializer would write these otherwise (<p class="x">, <br>, </b>)."""
+    for fragment in ("<P CLASS=x>no links here<br/>", "<!-- x.com --><b>a</b", "<code>x.com</code>"):
+        assert linkify_html(fragment) == fragment
+
+
+def test_unverifiable_and_unfaithful_inputs_are_returned_as_they_are() -> None:
+    """Foreign content and templates (the round trip cannot show namespaces),
+    NUL, lone surrogates and a character reference to CR (lexbor's tree is
+    not the browser's there): the fragment comes back unchanged (D40)."""
+    for fragment in (
+        "x.com <svg></svg>",
+        "x.com <math></math>",
+        "x.com <template></template>",
+        "x.com \x00",
+        "x.com \ud800",
+        "x.com &#13;",
+        "x.com &#x0D",
+    ):
+        assert linkify_html(fragment) == fragment
+    assert linkify_html("x.com &#130; &#x0D1;") != "x.com &#130; &#x0D1;"  # other references are fine
+
+
+def test_skipped_elements() -> None:
+    inside = {tag: f"<{tag}>x.com</{tag}>" for tag in sorted(DEFAULT_SKIP_TAGS - {"svg", "math", "template"})}
+    for tag, fragment in inside.items():
+        assert 'href="https://x.com/' not in linkify_html(fragment), tag
+    assert linkify_html("<p>example.com</p>", skip_tags=["p"]) == "<p>example.com</p>"
+    # skip_tags replaces the default list, not ALWAYS_SKIPPED.
+    assert linkify_html("<code>x.com</code><a>y.com</a>", skip_tags=()) == (
+        '<code><a href="https://x.com/">x.com</a></code><a>y.com</a>'
+    )
+    assert "a" in ALWAYS_SKIPPED and "code" not in ALWAYS_SKIPPED
+
+
+def test_context() -> None:
+    assert linkify_html("x.com", context="td") == '<a href="https://x.com/">x.com</a>'
+    assert linkify_html("x.com", context="textarea") == "x.com"  # RCDATA: text, never links
+    assert linkify_html("<td>x.com</td>", context="tr") == '<td><a href="https://x.com/">x.com</a></td>'
+    with pytest.raises(ValueError, match="context"):
+        linkify_html("x.com", context="no such>")
+    with pytest.raises(TypeError, match="context must be str"):
+        linkify_html("x.com", context=None)  # type: ignore[arg-type]
+
+
+def test_options_and_errors() -> None:
+    assert linkify_html("<b>a</b> x.com", attrs={"rel": "nofollow"}) == (
+        '<b>a</b> <a href="https://x.com/" rel="nofollow">x.com</a>'
+    )
+    assert linkify_html("x.com y.org", callback=lambda link, attrs: None if link.host == "x.com" else attrs) == (
+        'x.com <a href="https://y.org/">y.org</a>'
+    )
+    # A callback cannot produce markup: whatever it returns is text or an escaped value.
+    out = linkify_html("x.com", callback=lambda link, attrs: {**attrs, "_text": "<img src=x>", "title": '"><b>'})
+    assert out == '<a href="https://x.com/" title="&quot;&gt;&lt;b&gt;">&lt;img src=x&gt;</a>'
+    assert linkify_html("x.com", callback=lambda link, attrs: {**attrs, "href": "javascript:alert(1)"}) == "x.com"
+    with pytest.raises(ValueError, match="format"):
+        linkify_html("x", format="markdown")
+    with pytest.raises(ValueError, match="link_text"):
+        linkify_html("x", link_text="both")
+    with pytest.raises(TypeError, match="fragment must be str"):
+        linkify_html(b"<p>")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="skip_tags"):
+        linkify_html("x", skip_tags="code")
+    with pytest.raises(TypeError, match="skip_tags"):
+        linkify_html("x", skip_tags=[1])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        linkify_html("x.com", no_such_option=1)
+    # The same options as linkify, with the same results on plain text.
+    text = "see bücher.de/straße and x@example.com."
+    assert linkify_html(text, link_text="display", attrs={"rel": "ugc"}) == linkify(text, attrs={"rel": "ugc"})
+
+
+def test_hostile_shapes_stay_bounded() -> None:
+    """Depth costs no stack (the walk is iterative), and a document of many
+    text nodes is one pass; these would raise RecursionError or never end."""
+    deep = "<b>" * 200_000 + "x.com" + "</b>" * 200_000
+    assert linkify_html(deep).count('<a href="https://x.com/">') == 1
+    nested_tables = "<table><tr><td>" * 5_000 + "x.com"
+    assert linkify_html(nested_tables).count("<a ") == 1
+    many = "<p>a.com</p>" * 20_000
+    assert linkify_html(many).count("<a ") == 20_000
+    brackets = "(" * 100_000 + "x.com/" + "(" * 100_000
+    assert linkify_html(f"<p>{brackets}</p>").count("<a ") == 1
+
+
+def test_work_is_linear_in_links(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parser runs: one for the fragment, one per linked text node, two to
+    check; linkify runs: one per text node that may hold a link."""
+    parses = []
+    real = uts58.html5.LexborHTMLParser
+
+    def counting(*args: object, **kwargs: object) -> object:
+        parses.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(uts58.html5, "LexborHTMLParser", counting)
+    for n in (100, 200, 400):
+        parses.clear()
+        out = linkify_html("<p>a.com b</p><i>no link</i>" * n)
+        assert out.count("<a ") == n
+        assert len(parses) == 1 + n + 1
