@@ -1,15 +1,23 @@
-"""The command line: format, props, conformance; errors and exit codes."""
+"""The command line: format, props, conformance; errors and exit codes; standard input; -o FILE."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from uts58 import Policy, find_links, linkify
 from uts58.cli import main
+from uts58.conformance import mark_links
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -161,9 +169,9 @@ def test_linkify_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert code == 0
     assert out == 'see &lt;b&gt; <a href="https://example.com/a_(b)">example.com/a_(b)</a> and helpers.py\n'
     code, out, _ = run(capsys, "linkify", "--markdown", "--policy", "none", str(f))
-    assert out == (
-        "see <b> [example.com/a\\_\\(b\\)](<https://example.com/a_(b)>) and [helpers.py](https://helpers.py/)\n"
-    )
+    # The Markdown itself is linkify's (tests/test_linkify.py); the command passes the options on.
+    text = "see <b> example.com/a_(b) and helpers.py\n"
+    assert out == linkify(text, format="markdown", policy=Policy.none()) and out.count("](") == 2
 
 
 def test_check_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -307,3 +315,305 @@ def test_detect_same_file_twice(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     records = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(records) == 1000
     assert [(r["start"], r["end"]) for r in records[:500]] == [(r["start"], r["end"]) for r in records[500:]]
+
+
+# --------------------------------------------------------------------------
+# Standard input, streamed
+
+
+def feed(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+SAMPLE = (
+    "See bücher.de/straße, x@example.com and https://ja.wikipedia.org/wiki/アルベルト)アインシュタイン.\n"
+    "helpers.py <b>&amp;</b> example.com/a_(b) " + "long" * 40 + ".example.org/path\n"
+    "\u3000全角スペース example.org\tand\r\nend https://example.com/α"
+)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["detect"],
+        ["detect", "--json"],
+        ["detect", "--only", "emails"],
+        ["linkify"],
+        ["linkify", "--markdown", "--policy", "none"],
+    ],
+)
+@pytest.mark.parametrize("read_size", [1, 7, 64, 1 << 18])
+def test_stdin_output_equals_file_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str], read_size: int
+) -> None:
+    import uts58.cli
+
+    data = SAMPLE.encode()
+    f = tmp_path / "in.txt"
+    f.write_bytes(data)
+    code, from_file, _ = run(capsys, *argv, str(f))
+    assert code == 0 and from_file
+    # Reads of a few bytes cut characters, links and lines anywhere.
+    monkeypatch.setattr(uts58.cli, "READ_SIZE", read_size)
+    for name in ([], ["-"]):
+        feed(monkeypatch, data)
+        code, from_stdin, err = run(capsys, *argv, *name)
+        assert code == 0 and err == "" and from_stdin == from_file
+    # And what the library gives for the whole text at once.
+    if argv[0] == "linkify":
+        markdown, policy = "--markdown" in argv, Policy.none() if "none" in argv else None
+        assert from_file == linkify(SAMPLE, format="markdown" if markdown else "html", policy=policy)
+    elif "--json" in argv:
+        assert [json.loads(line) for line in from_file.splitlines()] == [link.as_dict() for link in find_links(SAMPLE)]
+    elif "--only" not in argv:
+        assert from_file == mark_links(SAMPLE, ((link.start, link.end) for link in find_links(SAMPLE)))
+
+
+def test_dash_mixed_with_files(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    a = tmp_path / "a.txt"
+    a.write_text("first a.com\n", encoding="utf-8")
+    b = tmp_path / "b.txt"
+    b.write_text("last c.com\n", encoding="utf-8")
+    feed(monkeypatch, b"from stdin b.org x@y.com\n")
+    code, out, _ = run(capsys, "linkify", str(a), "-", str(b))
+    assert code == 0
+    assert out == linkify("first a.com\n") + linkify("from stdin b.org x@y.com\n") + linkify("last c.com\n")
+    feed(monkeypatch, b"from stdin b.org x@y.com\n")
+    code, out, _ = run(capsys, "detect", "--json", "-j", "2", str(a), "-", str(b), str(a))
+    records = [(r["file"], r["start"], r["text"]) for r in map(json.loads, out.splitlines())]
+    assert records == [
+        (str(a), 6, "a.com"),
+        ("-", 11, "b.org"),
+        ("-", 17, "x@y.com"),
+        (str(b), 5, "c.com"),
+        (str(a), 6, "a.com"),
+    ]
+    # Named files are checked before anything is written, also with standard input among them.
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff")
+    feed(monkeypatch, b"a.com")
+    code, out, err = run(capsys, "detect", "-", str(bad))
+    assert code == 2 and out == "" and "bad.txt: invalid UTF-8 at byte offset 0" in err
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.sampled_from([b"a", b" ", b"x.com", b"\xc3\xa9", b"\xe2\x80", b"\xac", b"\xff", b"\xf0\x9f\x98"])),
+    st.integers(1, 9),
+)
+def test_stdin_decoding_in_reads_is_decoding_at_once(parts: list[bytes], read_size: int) -> None:
+    """Offsets of undecodable bytes and U+FFFD replacements do not depend on where reads cut."""
+    import uts58.cli
+
+    data = b"".join(parts)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(uts58.cli, "READ_SIZE", read_size)
+        mp.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        replaced = "".join(uts58.cli._pieces_of("-", "replace"))
+        assert replaced == data.decode("utf-8", "replace")
+        mp.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            with pytest.raises(uts58.cli.CLIError, match=f"<stdin>: invalid UTF-8 at byte offset {exc.start} "):
+                "".join(uts58.cli._pieces_of("-", "strict"))
+        else:
+            assert "".join(uts58.cli._pieces_of("-", "strict")) == data.decode()
+
+
+def test_undecodable_stdin_far_in(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import uts58.cli
+
+    monkeypatch.setattr(uts58.cli, "READ_SIZE", 1000)
+    good = "é example.com\n".encode() * 1000
+    out = tmp_path / "out.html"
+    out.write_text("before", encoding="utf-8")
+    for command in ("detect", "linkify"):
+        feed(monkeypatch, good + b"\xe2\x82(tail")
+        code, stdout, err = run(capsys, command, "-o", str(out))
+        assert code == 2 and stdout == ""
+        assert (
+            err == f"uts58 {command}: <stdin>: invalid UTF-8 at byte offset {len(good)} (invalid continuation byte)\n"
+        )
+        assert out.read_text(encoding="utf-8") == "before"  # untouched: no partial output
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["out.html"]  # no temporary file left
+
+
+class Generated(io.RawIOBase):
+    """``size`` bytes of ``line`` repeated, made as they are read."""
+
+    def __init__(self, line: bytes, size: int) -> None:
+        self.line, self.left, self.pos, self.reads = line, size, 0, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = min(len(buffer), self.left)
+        start = self.pos % len(self.line)
+        repeated = self.line * (2 + n // len(self.line))
+        buffer[:n] = repeated[start : start + n]
+        self.pos += n
+        self.left -= n
+        self.reads += 1
+        return n
+
+
+class Sink(io.TextIOBase):
+    def __init__(self) -> None:
+        self.chars = self.links = 0
+
+    def write(self, s: str) -> int:
+        self.chars += len(s)
+        self.links += s.count("</a>") + s.count("⸡")
+        return len(s)
+
+
+@pytest.mark.parametrize("command", ["linkify", "detect"])
+def test_stdin_memory_is_bounded(monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    """20 MB on standard input: the peak of Python allocations stays at a few
+    reads' worth, the same as for 5 MB, and every link is written."""
+    import tracemalloc
+
+    line = ("lorem ipsum dolor sit amet, " * 40 + "see example.com/α and x@example.org.\n").encode()
+    peaks = {}
+    linkify("warm up: the property tables load at the first link, example.com")
+    for size in (5_000_000, 20_000_000):
+        size -= size % len(line)
+        source = Generated(line, size)
+        sink = Sink()
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(source)))
+        monkeypatch.setattr(sys, "stdout", sink)
+        tracemalloc.start()
+        try:
+            assert main([command]) == 0
+            peaks[size] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert source.left == 0 and sink.links == 2 * (size // len(line))
+        assert sink.chars > size
+    small, big = sorted(peaks)
+    assert peaks[big] < 8_000_000, peaks  # the input is 20 MB
+    assert peaks[big] < 1.5 * peaks[small] + 500_000, peaks  # four times the input, about the same peak
+
+
+# --------------------------------------------------------------------------
+# -o FILE
+
+
+def test_output_to_a_fifo_is_written_through(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import threading
+
+    src = tmp_path / "in.txt"
+    src.write_text("see example.com\n" * 1000, encoding="utf-8")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    code, stdout, err = run(capsys, "linkify", str(src), "-o", str(fifo))
+    reader.join(timeout=60)
+    assert code == 0 and stdout == "" and err == ""
+    assert received == [linkify("see example.com\n" * 1000).encode()]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the FIFO, not renamed over
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "pipe"]
+
+
+def test_output_to_devices(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("see example.com\n", encoding="utf-8")
+    before = os.stat("/dev/null")
+    code, stdout, err = run(capsys, "detect", str(src), "-o", "/dev/null")
+    assert code == 0 and stdout == "" and err == ""
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+    assert not [p for p in os.listdir("/dev") if p.startswith(".uts58-")]
+    # Through a symlink too: the link is followed to the device.
+    link = tmp_path / "null"
+    link.symlink_to("/dev/null")
+    code, _, _ = run(capsys, "linkify", str(src), "-o", str(link))
+    assert code == 0 and link.is_symlink() and os.readlink(link) == "/dev/null"
+    if os.path.exists("/dev/full"):  # a write error is one line, exit 2
+        code, _, err = run(capsys, "linkify", str(src), "-o", "/dev/full")
+        assert code == 2 and err == "uts58 linkify: /dev/full: No space left on device\n"
+    code, _, err = run(capsys, "linkify", str(src), "-o", str(tmp_path))
+    assert code == 2 and err == f"uts58 linkify: {tmp_path}: Is a directory\n"
+
+
+def test_output_follows_symlinks(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("see example.com\n", encoding="utf-8")
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "out.html"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(0o640)
+    link = tmp_path / "out.html"
+    link.symlink_to(Path("real") / "out.html")
+    code, _, _ = run(capsys, "linkify", str(src), "-o", str(link))
+    assert code == 0 and link.is_symlink() and os.readlink(link) == str(Path("real") / "out.html")
+    assert target.read_text(encoding="utf-8") == linkify("see example.com\n")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["out.html"]
+    # A dangling link: its target is created (as the shell's > does).
+    dangling = tmp_path / "new.html"
+    dangling.symlink_to(Path("real") / "new.html")
+    code, _, _ = run(capsys, "linkify", str(src), "-o", str(dangling))
+    assert code == 0 and dangling.is_symlink() and (tmp_path / "real" / "new.html").read_text(encoding="utf-8")
+    # A failed run leaves the target as it was.
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff")
+    code, _, _ = run(capsys, "linkify", str(bad), "-o", str(link))
+    assert code == 2 and target.read_text(encoding="utf-8") == linkify("see example.com\n")
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    code, _, err = run(capsys, "linkify", str(src), "-o", str(loop))
+    assert code == 2 and "Too many levels of symbolic links" in err
+
+
+def test_output_mode(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = tmp_path / "in.txt"
+    src.write_text("see example.com\n", encoding="utf-8")
+    existing = tmp_path / "existing.html"
+    existing.write_text("old", encoding="utf-8")
+    existing.chmod(0o604)
+    code, _, _ = run(capsys, "linkify", str(src), "-o", str(existing))
+    assert code == 0 and stat.S_IMODE(existing.stat().st_mode) == 0o604  # its mode kept
+    for umask, expected in ((0o022, 0o644), (0o077, 0o600), (0o002, 0o664)):
+        new = tmp_path / f"new-{umask:o}.html"
+        old_umask = os.umask(umask)
+        try:
+            code, _, _ = run(capsys, "linkify", str(src), "-o", str(new))
+        finally:
+            os.umask(old_umask)
+        assert code == 0 and stat.S_IMODE(new.stat().st_mode) == expected  # 0666 less the umask
+
+
+def test_format_file_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    feed(monkeypatch, b"# list\nxn--bcher-kva.de/b%C3%BCcher\n")
+    code, out, _ = run(capsys, "format", "--file", "-")
+    assert code == 0 and out == "bücher.de/bücher\n"
+    feed(monkeypatch, b"a.com/\xff\n")
+    code, out, err = run(capsys, "format", "--file", "-")
+    assert code == 2 and err == "uts58 format: <stdin>: invalid UTF-8 at byte offset 6 (invalid start byte)\n"
+
+
+@pytest.mark.parametrize("command", ["linkify", "detect"])
+def test_fifo_inputs_are_read_once(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    """A named pipe (as ``<(cmd)`` gives) is streamed like standard input, not checked by a first read."""
+    import threading
+
+    text = "see example.com and x@example.org\n" * 500
+    regular = tmp_path / "in.txt"
+    regular.write_text(text, encoding="utf-8")
+    code, expected, _ = run(capsys, command, "--json" if command == "detect" else "--errors=strict", str(regular))
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(text.encode()))
+    writer.start()
+    code, out, err = run(capsys, command, "--json" if command == "detect" else "--errors=strict", str(fifo))
+    writer.join(timeout=60)
+    assert code == 0 and err == "" and out == expected and out

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
+import secrets
+import stat
 import sys
-import tempfile
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, TextIO
+from typing import IO, Any, Literal, TextIO
 
 from . import __version__
 from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_formatting_file
@@ -18,28 +20,105 @@ from .detection import find_links
 from .email import format_email
 from .escaping import format_url
 from .linkifier import linkify
-from .parallel import DEFAULT_BLOCK, DecodeError, check_utf8, decode, detect_blocks, plan_blocks
+from .parallel import DEFAULT_BLOCK, Block, DecodeError, check_utf8, decode, detect_blocks, plan_blocks
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, check_link
+from .stream import _pieces
 
 __all__ = ["main"]
+
+
+STDIN = "-"  # as a file name: standard input
+READ_SIZE = 1 << 18  # bytes per read of a streamed input
 
 
 class CLIError(Exception):
     """A one-line error for the user; the command exits with status 2."""
 
 
+def _stdin() -> IO[bytes]:
+    return sys.stdin.buffer
+
+
 def read_text(path: str, errors: str = "strict") -> str:
-    """A UTF-8 file's text, or CLIError naming the file (and byte offset)."""
+    """A UTF-8 file's text (``-``: standard input's), or CLIError naming the file (and byte offset)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        if path == STDIN:
+            data, path = _stdin().read(), "<stdin>"
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
     except OSError as exc:
         raise CLIError(f"{path}: {exc.strerror or exc}") from None
     try:
         return decode(data, path, errors=errors)
     except DecodeError as exc:
         raise CLIError(str(exc)) from None
+
+
+def _text_chunks(f: IO[bytes], name: str, errors: str) -> Iterator[str]:
+    """The text of a binary file, read ``READ_SIZE`` bytes at a time; an
+    undecodable byte raises CLIError with its offset in the whole input."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors)
+    fed = 0  # bytes read before this read
+    while True:
+        try:
+            data = f.read(READ_SIZE)
+        except OSError as exc:
+            raise CLIError(f"{name}: {exc.strerror or exc}") from None
+        pending = decoder.getstate()[0]  # bytes of an unfinished character, held by the decoder
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as exc:
+            raise CLIError(str(DecodeError(name, fed - len(pending) + exc.start, exc.reason))) from None
+        fed += len(data)
+        if text:
+            yield text
+        if not data:
+            return
+
+
+def _pieces_of(name: str, errors: str) -> Iterator[str]:
+    """The text of input ``name`` (``-``: standard input) in pieces cut after
+    white space (:func:`uts58.stream._pieces`): no link crosses a cut, and
+    memory holds a read plus the longest run without white space."""
+    if name == STDIN:
+        yield from _pieces(_text_chunks(_stdin(), "<stdin>", errors))
+        return
+    try:
+        f = open(name, "rb")
+    except OSError as exc:
+        raise CLIError(f"{name}: {exc.strerror or exc}") from None
+    with f:
+        yield from _pieces(_text_chunks(f, name, errors))
+
+
+def _streamed(name: str) -> bool:
+    """Standard input, or a file that can be read only once (a FIFO, ``<(cmd)``, /dev/stdin)."""
+    if name == STDIN:
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(name).st_mode)
+    except OSError:
+        return False  # reported when the file is opened
+
+
+def _check_inputs(names: list[str], errors: str) -> None:
+    """Every regular file can be read and (with ``errors="strict"``) is UTF-8:
+    checked before anything is written.  Streams are checked as they are read."""
+    for name in names:
+        if _streamed(name):
+            continue
+        try:
+            if errors == "strict":
+                check_utf8(name)
+            else:
+                with open(name, "rb"):
+                    pass
+        except OSError as exc:
+            raise CLIError(f"{name}: {exc.strerror or exc}") from None
+        except DecodeError as exc:
+            raise CLIError(str(exc)) from None
 
 
 def _is_email(arg: str) -> bool:
@@ -70,50 +149,49 @@ def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
-def _read_inputs(files: list[str], errors: str) -> Iterator[tuple[str, str]]:
-    """(name, text) of each file, or of standard input when there is none."""
-    if not files:
-        try:
-            yield "<stdin>", decode(sys.stdin.buffer.read(), "<stdin>", errors=errors)
-        except DecodeError as exc:
-            raise CLIError(str(exc)) from None
-        return
-    for name in files:
-        yield name, read_text(name, errors)
-
-
 def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     options = {"urls": args.only != "emails", "emails": args.only != "urls", "unicode_version": args.unicode_version}
     if args.jobs < 1:
         raise CLIError("--jobs must be at least 1")
     if args.block_size < 1:
         raise CLIError("--block-size must be at least 1")
-    if not args.files:
-        _, text = next(_read_inputs([], args.errors))
-        _write_links(out, args, text, [link.as_dict() for link in find_links(text, **options)], None, 0)
-        return 0
+    names = args.files or [STDIN]
     # Check every file before writing anything: an unreadable or undecodable
     # input stops the command with no partial output.
-    blocks = []
-    for name in args.files:
+    _check_inputs(names, args.errors)
+    streamed = [_streamed(name) for name in names]
+    plans: list[list[Block]] = []
+    for name, stream in zip(names, streamed, strict=True):
         try:
-            if args.errors == "strict":
-                check_utf8(name)
-            blocks += plan_blocks(name, args.block_size)
+            plans.append([] if stream else plan_blocks(name, args.block_size))
         except OSError as exc:
             raise CLIError(f"{name}: {exc.strerror or exc}") from None
-        except DecodeError as exc:
-            raise CLIError(str(exc)) from None
-    results = detect_blocks(blocks, options, jobs=args.jobs, keep_text=not args.json, errors=args.errors)
-    progress = _progress(sum(b.end - b.start for b in blocks), err)
-    offset = 0  # characters before the block in its file
-    for result in results:
-        if result.block.start == 0:
-            offset = 0  # the first block of the next file
-        name = result.block.path if len(args.files) > 1 else None
-        _write_links(out, args, result.text, result.links, name, offset)
-        offset += result.chars
-        progress(result.block.end - result.block.start)
+    progress = _progress(sum(b.end - b.start for blocks in plans for b in blocks), err)
+    many = len(names) > 1
+    i = 0
+    while i < len(names):
+        if streamed[i]:
+            # Read once, in this process, piece by piece, with offsets into the whole input.
+            base = 0
+            for piece in _pieces_of(names[i], args.errors):
+                links = [link.as_dict() for link in find_links(piece, **options)]
+                _write_links(out, args, piece, links, names[i] if many else None, base)
+                base += len(piece)
+            i += 1
+            continue
+        j = i  # a run of regular files: their blocks go to the pool together
+        while j < len(names) and not streamed[j]:
+            j += 1
+        blocks = [block for plan in plans[i:j] for block in plan]
+        results = detect_blocks(blocks, options, jobs=args.jobs, keep_text=not args.json, errors=args.errors)
+        offset = 0  # characters before the block in its file
+        for result in results:
+            if result.block.start == 0:
+                offset = 0  # the first block of the next file
+            _write_links(out, args, result.text, result.links, result.block.path if many else None, offset)
+            offset += result.chars
+            progress(result.block.end - result.block.start)
+        i = j
     progress(None)
     return 0
 
@@ -156,16 +234,13 @@ _POLICIES = {"strict": Policy.strict, "default": Policy.default, "none": Policy.
 
 def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     policy = _POLICIES[args.policy]().with_options(unicode_version=args.unicode_version)
-    inputs = list(_read_inputs(args.files, args.errors))
-    for _name, text in inputs:
-        out.write(
-            linkify(
-                text,
-                format="markdown" if args.markdown else "html",
-                policy=policy,
-                unicode_version=args.unicode_version,
-            )
-        )
+    names = args.files or [STDIN]
+    _check_inputs(names, args.errors)
+    format: Literal["html", "markdown"] = "markdown" if args.markdown else "html"
+    for name in names:
+        # linkify of the pieces, joined, is linkify of the whole: no link crosses white space.
+        for piece in _pieces_of(name, args.errors):
+            out.write(linkify(piece, format=format, policy=policy, unicode_version=args.unicode_version))
     return 0
 
 
@@ -224,7 +299,14 @@ def _cmd_conformance(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _io_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-o", "--output", help="write here instead of standard output (atomically: all or nothing)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write here instead of standard output: a regular file atomically (all or nothing, keeping its mode;"
+        " a new one gets 0666 less the umask); a symlink is followed and its target written so; a FIFO or a"
+        " device such as /dev/null is written through as the output comes, never replaced",
+    )
     p.add_argument(
         "--errors",
         choices=("strict", "replace"),
@@ -248,7 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("detect", help="find URLs and email addresses in text files (or standard input)")
-    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; standard input when none")
+    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - (or none): standard input, streamed")
     p.add_argument("--json", action="store_true", help="print one JSON object per link instead of the marked text")
     p.add_argument("--only", choices=("urls", "emails"), help="report only this kind of link")
     p.add_argument("-j", "--jobs", type=int, default=1, help="processes to use (default: %(default)s)")
@@ -262,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_detect)
 
     p = sub.add_parser("linkify", help="write text files (or standard input) as HTML or Markdown with links")
-    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; standard input when none")
+    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - (or none): standard input, streamed")
     p.add_argument("--markdown", action="store_true", help="write Markdown links instead of HTML")
     p.add_argument("--policy", choices=tuple(_POLICIES), default="default", help="§8 checks (default: %(default)s)")
     _io_options(p)
@@ -275,7 +357,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("format", help="print the minimally escaped form of URLs and email addresses")
     p.add_argument("items", nargs="*", metavar="URL", help="URL (any escaping) or email address")
-    p.add_argument("-f", "--file", help="also read one URL or address per line (# starts a comment line)")
+    p.add_argument(
+        "-f", "--file", help="also read one URL or address per line (# starts a comment line; - is standard input)"
+    )
     _io_options(p)
     p.set_defaults(run=_cmd_format)
 
@@ -290,35 +374,74 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 @contextmanager
-def _output(path: str | None) -> Iterator[TextIO]:
-    """Standard output, or ``path`` written atomically: a temporary file in
-    the same directory, renamed over ``path`` only when the command ends
-    well; on any error or Ctrl-C it is removed and ``path`` is untouched."""
+def _output(path: str | None) -> Iterator[tuple[TextIO, bool]]:
+    """(stream, atomic): standard output, or ``path``.
+
+    A regular file (or a new one) is written atomically: a temporary file in
+    its directory, with the file's mode (a new file: 0666 less the umask),
+    renamed over it only when the command ends well; on any error or Ctrl-C
+    it is removed and ``path`` is untouched.  A symlink is followed: its
+    target is written so, the link stays.  What is not a regular file (a
+    FIFO, /dev/null, a terminal) is written through as the output comes,
+    like standard output; it is never renamed over.
+    """
     if path is None:
-        yield sys.stdout
+        yield sys.stdout, False
         return
-    directory = os.path.dirname(os.path.abspath(path))
+    target = os.path.realpath(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".uts58-", dir=directory)
+        mode: int | None = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
     except OSError as exc:
         raise CLIError(f"{path}: {exc.strerror or exc}") from None
-    try:
+    if mode is not None and stat.S_ISDIR(mode):
+        raise CLIError(f"{path}: Is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        try:  # no O_CREAT, no O_TRUNC: write into what is there
+            fd = os.open(target, os.O_WRONLY | os.O_NOCTTY)
+        except OSError as exc:
+            raise CLIError(f"{path}: {exc.strerror or exc}") from None
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            yield f
-        os.replace(tmp, path)
+            yield f, False
+        return
+    fd, tmp = _temporary(os.path.dirname(target), path)
+    try:
+        if mode is not None:
+            os.fchmod(fd, stat.S_IMODE(mode))
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            yield f, True
+            f.flush()
+            os.fsync(f.fileno())  # the data is on disk before the name points to it
+        os.replace(tmp, target)
     except BaseException:
         with suppress(OSError):
             os.unlink(tmp)
         raise
 
 
+def _temporary(directory: str, path: str) -> tuple[int, str]:
+    """A new file in ``directory`` created with mode 0666, which the kernel
+    reduces by the umask (tempfile.mkstemp would make it 0600)."""
+    for _ in range(100):
+        tmp = os.path.join(directory, f".uts58-{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666), tmp
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise CLIError(f"{path}: {exc.strerror or exc}") from None
+    raise CLIError(f"{path}: no free temporary name in {directory}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    output = getattr(args, "output", None)
     try:
-        with _output(getattr(args, "output", None)) as out:
+        with _output(output) as (out, atomic):
             status: int = args.run(args, out, sys.stderr)
-            if status != 0 and getattr(args, "output", None) is not None:
-                raise CLIError(f"not writing {args.output}: the command failed")
+            if status != 0 and atomic:
+                raise CLIError(f"not writing {output}: the command failed")
     except CLIError as exc:
         sys.stderr.write(f"uts58 {args.command}: {exc}\n")
         return 2
@@ -329,6 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Output piped into e.g. `head`: stop quietly, like other Unix tools.
         sys.stderr.close()
         return 1
+    except OSError as exc:  # writing the output failed (a full disk, …)
+        sys.stderr.write(f"uts58 {args.command}: {output or '<stdout>'}: {exc.strerror or exc}\n")
+        return 2
     return status
 
 

@@ -38,20 +38,25 @@ def find_links_in_stream(chunks: Iterable[str], **options: Any) -> Iterator[Link
 
 
 def _stream(chunks: Iterator[str], options: dict[str, Any]) -> Iterator[Link]:
-    pending: list[str] = []
     base = 0
+    for text in _pieces(check_str(chunk, "each chunk") for chunk in chunks):
+        yield from _moved(find_links(text, **options), base)
+        base += len(text)
+
+
+def _pieces(chunks: Iterable[str]) -> Iterator[str]:
+    """The concatenation of ``chunks`` in pieces that end after white space
+    (but the last): what detection sees in a piece is what it sees in the
+    whole.  Holds one chunk plus the longest run without white space."""
+    pending: list[str] = []
     for chunk in chunks:
-        check_str(chunk, "each chunk")
         m = _LAST_SPACE.search(chunk)
         if m is None:
             pending.append(chunk)
             continue
-        text = "".join(pending) + chunk[: m.end()]
+        yield "".join(pending) + chunk[: m.end()]
         pending = [chunk[m.end() :]]
-        yield from _moved(find_links(text, **options), base)
-        base += len(text)
-    text = "".join(pending)
-    yield from _moved(find_links(text, **options), base)
+    yield "".join(pending)
 
 
 def _moved(links: Iterable[Link], delta: int) -> Iterator[Link]:

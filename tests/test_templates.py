@@ -1,0 +1,395 @@
+"""The template filter (uts58.templates, alias uts58.jinja) in Jinja2 and Django.
+
+Rendered output is read back with html5lib (an HTML5 tree builder that shares
+no code with uts58); the text around the links is compared with the value, the
+links with what detection (uts58.find_links) finds in it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import html5lib
+import jinja2
+import markupsafe
+import pytest
+from django.utils.safestring import SafeData
+from hypothesis import given
+from hypothesis import strategies as st
+
+import uts58
+import uts58.jinja
+import uts58.templates
+from uts58 import Policy, find_links, linkify
+from uts58.security import escape_bidi_controls
+from uts58.templates import django_filter, linkify_filter, parse_argument
+
+CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "htmlsafety"
+SAFE_SCHEMES = ("http:", "https:", "mailto:")
+
+
+def corpus(name: str) -> list[str]:
+    path = CORPORA / name
+    if not path.exists():
+        pytest.skip(f"{path} is not here (public corpus, read at test time only)")
+    with path.open(encoding="utf-8") as f:
+        return [json.loads(line)["input"] for line in f if line.strip()]
+
+
+def hostile_values() -> list[str]:
+    return corpus("payloadbox.jsonl") + corpus("h5sc.jsonl")
+
+
+def jinja_env(autoescape: bool) -> jinja2.Environment:
+    env = jinja2.Environment(autoescape=autoescape)
+    uts58.templates.install(env)
+    return env
+
+
+@pytest.fixture(scope="module")
+def django_engine() -> Any:
+    from django.conf import settings
+
+    if not settings.configured:
+        settings.configure(TEMPLATES=[{"BACKEND": "django.template.backends.django.DjangoTemplates"}])
+    import django
+    from django import template
+
+    django.setup()
+    # As an app does it: a templatetags module whose ``register`` is uts58's Library.
+    return template.Engine(libraries={"links": "uts58.templates"})
+
+
+def render_django(engine: Any, source: str, **context: Any) -> str:
+    from django import template
+
+    return str(engine.from_string("{% load links %}" + source).render(template.Context(context)))
+
+
+# --------------------------------------------------------------------------
+# An independent reading of the output
+
+
+def html_items(markup: str) -> list[str | tuple[dict[str, str], str]]:
+    """The fragment as html5lib builds it: text (str) and links (attributes,
+    text); any other element fails the test."""
+    root = html5lib.parseFragment(markup, container="div", namespaceHTMLElements=False)
+    items: list[str | tuple[dict[str, str], str]] = [root.text or ""]
+    for child in root:
+        assert child.tag == "a", f"element <{child.tag}> in {markup!r}"
+        assert len(child) == 0, f"an element inside a link in {markup!r}"
+        items.append((dict(child.attrib), child.text or ""))
+        items.append(child.tail or "")
+    return items
+
+
+def as_parsed(text: str) -> str:
+    """Text as the HTML5 input stream and tree builder see it (CR LF and CR
+    read as LF, NUL dropped from text)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "")
+
+
+def shown(link: uts58.Link) -> str:
+    return escape_bidi_controls(link.display)  # what the default policy shows
+
+
+def check_linkified(value: str, markup: str, extra: dict[str, str] | None = None) -> int:
+    """``markup`` is ``value`` as text, in which links (and nothing else) are
+    elements ``a`` with an http(s)/mailto href and the attributes ``extra``,
+    each at a link that detection finds, with its href and display.  Returns
+    the number of links."""
+    links = list(find_links(value))
+    pos, pending, count = 0, "", 0
+    for item in html_items(markup):
+        if isinstance(item, str):
+            pending += item
+            continue
+        attrs, text = item
+        href = attrs.pop("href")
+        assert href.startswith(SAFE_SCHEMES)
+        assert attrs == (extra or {}), f"attributes {attrs} in {markup!r}"
+        # The next link in the value with this text before it, this href and this display.
+        match = [
+            link
+            for link in links
+            if link.start >= pos
+            and as_parsed(value[pos : link.start]) == pending
+            and link.href == href
+            and shown(link) == text
+        ]
+        assert match, f"link {text!r} is not one detection finds after {value[:pos]!r}"
+        pos, pending, count = match[0].end, "", count + 1
+    assert pending == as_parsed(value[pos:])
+    return count
+
+
+# --------------------------------------------------------------------------
+# Jinja2
+
+
+@pytest.mark.parametrize("autoescape", [True, False])
+def test_jinja_escapes_text_and_links_it(autoescape: bool) -> None:
+    env = jinja_env(autoescape)
+    out = env.from_string("<p>{{ body | linkify }}</p>").render(body='<b>"hi"</b> example.com/α')
+    # Jinja's own urlize escapes with autoescape off too, and so does this filter:
+    # Environment() has autoescape off by default, pages rendered with it stay safe.
+    assert out == '<p>&lt;b&gt;&#34;hi&#34;&lt;/b&gt; <a href="https://example.com/%CE%B1">example.com/α</a></p>' or (
+        out == '<p>&lt;b&gt;&quot;hi&quot;&lt;/b&gt; <a href="https://example.com/%CE%B1">example.com/α</a></p>'
+    )
+    assert html_items(out[3:-4]) == ['<b>"hi"</b> ', ({"href": "https://example.com/%CE%B1"}, "example.com/α"), ""]
+    assert env.from_string("{{ none | linkify }}").render(none=None) == ""
+    assert env.from_string("{{ n | linkify }}").render(n=42) == "42"
+
+
+def test_jinja_options() -> None:
+    env = jinja_env(True)
+    body = "see example.com and x@example.org"
+    out = env.from_string('{{ b | linkify(rel="nofollow ugc", target="_blank") }}').render(b=body)
+    assert check_linkified(body, out, {"rel": "nofollow ugc noopener", "target": "_blank"}) == 2
+    out = env.from_string('{{ b | linkify(target="_blank", rel="noopener") }}').render(b=body)
+    assert check_linkified(body, out, {"rel": "noopener", "target": "_blank"}) == 2  # no second noopener
+    out = env.from_string('{{ b | linkify(target="frame") }}').render(b=body)
+    assert check_linkified(body, out, {"target": "frame"}) == 2  # only _blank needs noopener
+    out = env.from_string('{{ b | linkify(kinds="email", attrs={"class": "x\\"y"}) }}').render(b=body)
+    assert check_linkified(body, out, {"class": 'x"y'}) == 1 and "mailto:" in out
+    # Policies by name and as objects: helpers.py is a file name to the default policy.
+    body = "helpers.py раураl.com"
+    for policy, links in (("default", 0), ("strict", 0), ("none", 2), (Policy.none(), 2)):
+        out = env.from_string("{{ b | linkify(policy=p) }}").render(b=body, p=policy)
+        assert check_linkified(body, out) == links
+    strict = Policy.strict()
+    assert linkify_filter("b\u202eadexample.com", policy=strict) == linkify("b\u202eadexample.com", policy=strict)
+
+
+def test_jinja_markup_values_are_linkified_as_html() -> None:
+    env = jinja_env(True)
+    out = env.from_string("{{ b | linkify(rel='ugc') }}").render(b=markupsafe.Markup("<b>example.com</b>"))
+    root = html5lib.parseFragment(out, container="div", namespaceHTMLElements=False)
+    (b,) = list(root)
+    (a,) = list(b)
+    assert b.tag == "b" and a.tag == "a" and a.attrib == {"href": "https://example.com/", "rel": "ugc"}
+    assert a.text == "example.com"
+
+
+@pytest.mark.parametrize("autoescape", [True, False])
+def test_markdown_is_never_marked_safe(autoescape: bool) -> None:
+    body = "<img src=x onerror=alert(1)> example.com/a_(b)"
+    result = linkify_filter(body, format="markdown")
+    assert type(result) is str and not hasattr(result, "__html__")
+    out = jinja_env(autoescape).from_string("{{ b | linkify(format='markdown') }}").render(b=body)
+    if autoescape:
+        # The engine escapes the Markdown: the page shows it as text, no element.
+        assert html_items(out) == [linkify(body, format="markdown")]
+    else:
+        assert out == linkify(body, format="markdown")  # Markdown written by a template, as it is
+
+
+def test_option_errors() -> None:
+    with pytest.raises(ValueError, match="markdown"):
+        linkify_filter(markupsafe.Markup("<b>a.com</b>"), format="markdown")
+    with pytest.raises(ValueError, match="format='html'"):
+        linkify_filter("a.com", format="markdown", rel="nofollow")
+    with pytest.raises(ValueError, match="format must be"):
+        linkify_filter("a.com", format="rst")
+    with pytest.raises(ValueError, match="policy must be one of"):
+        linkify_filter("a.com", policy="lenient")
+    with pytest.raises(TypeError, match="policy must be"):
+        linkify_filter("a.com", policy=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rel must be str"):
+        linkify_filter("a.com", rel=["nofollow"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="rel is given twice"):
+        linkify_filter("a.com", rel="a", attrs={"REL": "b"})
+    with pytest.raises(TypeError, match="attrs must be a mapping"):
+        linkify_filter("a.com", attrs="rel=x")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="kinds"):
+        linkify_filter("a.com", kinds="phone")
+    with pytest.raises(TypeError, match="env must be"):
+        uts58.templates.install(object())
+
+
+def test_jinja_alias_module() -> None:
+    for name in uts58.jinja.__all__:
+        assert getattr(uts58.jinja, name) is getattr(uts58.templates, name)
+    assert set(uts58.jinja.__all__) == set(uts58.templates.__all__)
+    assert uts58.jinja.register is uts58.templates.register
+
+
+# --------------------------------------------------------------------------
+# Django
+
+
+def test_django_autoescape_on(django_engine: Any) -> None:
+    body = "<i> example.com x@example.org"
+    out = render_django(django_engine, "{{ b|linkify }}", b=body)
+    assert check_linkified(body, out) == 2
+    out = render_django(django_engine, '{{ b|linkify:"nofollow, target=_blank, kinds=url, class=ext" }}', b=body)
+    assert check_linkified(body, out, {"rel": "nofollow noopener", "target": "_blank", "class": "ext"}) == 1
+    out = render_django(django_engine, '{{ b|linkify:"policy=none" }}', b="helpers.py")
+    assert check_linkified("helpers.py", out) == 1
+    out = render_django(django_engine, "{{ b|linkify:opts }}", b=body, opts={"rel": "ugc", "kinds": ["email"]})
+    assert check_linkified(body, out, {"rel": "ugc"}) == 1
+    out = render_django(django_engine, "{{ b|linkify:p }}", b="helpers.py", p=Policy.none())
+    assert check_linkified("helpers.py", out) == 1
+    assert render_django(django_engine, "{{ b|linkify }}", b=None) == ""
+
+
+def test_django_autoescape_off_keeps_the_text_and_builds_links_safely(django_engine: Any) -> None:
+    body = '<i>see</i> &amp; example.com/"<x>" x@example.org'
+    out = render_django(django_engine, "{% autoescape off %}{{ b|linkify:'ugc' }}{% endautoescape %}", b=body)
+    assert out == (
+        '<i>see</i> &amp; <a href="https://example.com/%22%3Cx%3E" rel="ugc">example.com/"&lt;x&gt;</a>"'
+        ' <a href="mailto:x@example.org" rel="ugc">x@example.org</a>'
+    )
+    # Not marked safe: the result holds text nobody escaped.
+    result = django_filter(body, None, autoescape=False)
+    assert not isinstance(result, SafeData) and not hasattr(result, "__html__")
+    assert isinstance(django_filter(body, None, autoescape=True), SafeData)
+    # Markdown stays text: escaped by the engine under autoescape, as it is without.
+    out = render_django(django_engine, "{{ b|linkify:'format=markdown' }}", b=body)
+    assert html_items(out) == [linkify(body, format="markdown")]
+    out = render_django(
+        django_engine, "{% autoescape off %}{{ b|linkify:'format=markdown' }}{% endautoescape %}", b=body
+    )
+    assert out == linkify(body, format="markdown")
+
+
+def test_django_safe_values_are_linkified_as_html(django_engine: Any) -> None:
+    from django.utils.safestring import mark_safe
+
+    for source in ("{{ b|linkify }}", "{% autoescape off %}{{ b|linkify }}{% endautoescape %}"):
+        out = render_django(django_engine, source, b=mark_safe("<b>example.com</b> <a href='/'>x.org</a>"))
+        root = html5lib.parseFragment(out, container="div", namespaceHTMLElements=False)
+        b, kept = list(root)
+        assert b.tag == "b" and [(a.tag, a.attrib, a.text) for a in b] == [
+            ("a", {"href": "https://example.com/"}, "example.com")
+        ]
+        assert kept.attrib == {"href": "/"} and kept.text == "x.org"  # an existing link is not touched
+
+
+def test_parse_argument() -> None:
+    assert parse_argument("") == {}
+    assert parse_argument("nofollow") == {"rel": "nofollow"}
+    assert parse_argument(" kinds = url email , format=html ") == {"kinds": ["url", "email"], "format": "html"}
+    assert parse_argument("data-x=1,TITLE=a b") == {"attrs": {"data-x": "1", "title": "a b"}}
+    for bad in ("onclick=alert(1)", "href=x", "style=x", "rel=a,rel=b", "nofollow,rel=ugc", "=x", "class=a,CLASS=b"):
+        with pytest.raises(ValueError, match="linkify argument"):
+            parse_argument(bad)
+    with pytest.raises(TypeError, match="argument must be str"):
+        parse_argument(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="argument must be str, a mapping or a Policy"):
+        django_filter("a.com", 3)
+
+
+# --------------------------------------------------------------------------
+# Hostile values
+
+
+def test_hostile_values_are_text_with_safe_links(django_engine: Any) -> None:
+    from django import template as dt
+
+    source = '{{ b | linkify(rel="nofollow", target="_blank") }}'
+    jinja_on, jinja_off = jinja_env(True).from_string(source), jinja_env(False).from_string(source)
+    django_on = django_engine.from_string('{% load links %}{{ b|linkify:"nofollow,target=_blank" }}')
+    extra = {"rel": "nofollow noopener", "target": "_blank"}
+    links = 0
+    for value in hostile_values():
+        out = jinja_on.render(b=value)
+        # The same HTML from each engine (read once below).
+        assert jinja_off.render(b=value) == out and str(django_on.render(dt.Context({"b": value}))) == out
+        try:
+            links += check_linkified(value, out, extra)
+        except AssertionError as exc:
+            raise AssertionError(f"{value!r} -> {out!r}: {exc}") from None
+    assert links > 100  # the corpora hold links: the check saw some
+
+
+def check_raw_linkified(value: str, out: str, extra: dict[str, str]) -> int:
+    """``out`` is ``value`` as it is, but for links that detection finds in it,
+    each of which, read on its own, is one ``a`` element with a safe href,
+    the attributes ``extra`` and the link's display.  Returns the number of links."""
+    pos_v = pos_o = linked = 0
+    for link in find_links(value):
+        if link.start < pos_v:
+            continue
+        before = value[pos_v : link.start]
+        assert out.startswith(before, pos_o), (value, out)
+        pos_o += len(before)
+        pos_v = link.start
+        if out.startswith("<a ", pos_o):  # a link starts with a letter or digit, never "<"
+            end = out.index("</a>", pos_o) + 4
+            ((attrs, text),) = [item for item in html_items(out[pos_o:end]) if item != ""]
+            assert isinstance(attrs, dict)
+            assert attrs.pop("href") == link.href and link.href.startswith(SAFE_SCHEMES)
+            assert attrs == extra and text == shown(link)
+            pos_o, pos_v, linked = end, link.end, linked + 1
+    assert out[pos_o:] == value[pos_v:], (value, out)
+    return linked
+
+
+def test_hostile_values_with_autoescape_off_in_django(django_engine: Any) -> None:
+    """The text is the value as it was; the links are built safely."""
+    from django import template as dt
+
+    template = django_engine.from_string(
+        "{% load links %}{% autoescape off %}{{ b|linkify:'nofollow,target=_blank' }}{% endautoescape %}"
+    )
+    extra = {"rel": "nofollow noopener", "target": "_blank"}
+    linked = sum(
+        check_raw_linkified(value, str(template.render(dt.Context({"b": value}))), extra) for value in hostile_values()
+    )
+    assert linked > 100
+
+
+PIECES = [*"ab.co/@<>&;#\"' x\r\0é", "amp;", "lt;", "#x27;", ".com", "</a>", "<a href=x>"]
+
+
+@given(st.lists(st.sampled_from(PIECES)).map("".join))
+def test_autoescape_off_keeps_any_text(value: str) -> None:
+    check_raw_linkified(value, django_filter(value, "ugc", autoescape=False), {"rel": "ugc"})
+    check_linkified(value, django_filter(value, "ugc", autoescape=True), {"rel": "ugc"})
+
+
+# --------------------------------------------------------------------------
+# Bounded work
+
+
+def test_one_pass_over_the_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The filter runs linkify once over the value and unescapes each
+    character of its output at most once, whatever the number of links."""
+    calls: list[int] = []
+    unescaped: list[int] = []
+    real_linkify, real_unescape = uts58.templates.linkify, uts58.templates.html.unescape
+
+    def counted_linkify(text: str, **options: Any) -> str:
+        calls.append(len(text))
+        return real_linkify(text, **options)
+
+    def counted_unescape(s: str) -> str:
+        unescaped.append(len(s))
+        return real_unescape(s)
+
+    monkeypatch.setattr(uts58.templates, "linkify", counted_linkify)
+    monkeypatch.setattr(uts58.templates.html, "unescape", counted_unescape)
+    for n in (1000, 2000):
+        calls.clear()
+        unescaped.clear()
+        value = "<b>&</b> example.com/a x@example.org " * n
+        out = django_filter(value, "nofollow", autoescape=False)
+        assert calls == [len(value)]
+        assert len(unescaped) == 2 * n + 1 and sum(unescaped) <= len(out)
+        assert out.count("<a ") == 2 * n
+
+
+def test_anchor_pattern_finds_only_linkify_anchors() -> None:
+    """Autoescape off splits linkify's output at its anchors: the text between
+    them holds no "<" (escaped), and escaping is undone exactly."""
+    text = "a <a href='x'>b</a> &amp; &lt; \"'> example.com/&lt;<\" c"
+    out = linkify(text, attrs={"title": "</a><a>"})
+    assert len(re.findall("<", out)) == 2 * out.count("</a>")
+    assert django_filter(text, {"attrs": {"title": "</a><a>"}}, autoescape=False) == (
+        "a <a href='x'>b</a> &amp; &lt; \"'> "
+        '<a href="https://example.com/&amp;lt;%3C" title="&lt;/a&gt;&lt;a&gt;">example.com/&amp;lt;&lt;</a>" c'
+    )
