@@ -10,6 +10,7 @@ namespaces, attributes, text, comments, template contents).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -98,7 +99,10 @@ def chromium() -> str:
         path = shutil.which(name)
         if path:
             return path
-    pytest.skip("no Chromium installed (Debian: apt-get install chromium); the browser check needs one")
+    reason = "no Chromium installed (Debian: apt-get install chromium); the browser check needs one"
+    if os.environ.get("UTS58_REQUIRE_BROWSER"):
+        pytest.fail(reason + " and UTS58_REQUIRE_BROWSER is set (.ci/run sets it)")
+    pytest.skip(reason)
 
 
 def compare_in_browser(

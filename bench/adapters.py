@@ -1,0 +1,194 @@
+"""Benchmarks of the entry points applications use (issue 10).
+
+* every adapter on one paragraph / document / value / stream holding N, 2N
+  and 4N links: the time must at most double with the links (median of the
+  per-round ratios ≤ 2.3), so no adapter is quadratic;
+* linkify_html on a realistic HTML document against the html.parser version
+  it replaced (bench/legacy_html.py) and against bleach.linkify.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import resource
+import subprocess
+import sys
+from collections.abc import Callable
+
+import corpus
+import legacy_html
+from timing import best_of, doubling
+
+import uts58
+from uts58.stream import find_links_in_stream
+
+MB = 1 << 20
+SIZES = (1500, 3000, 6000)
+
+
+def paragraph(n: int) -> str:
+    """One paragraph (no blank line, no markup) with ``n`` links."""
+    return " ".join(f"see example.com/p{i}?q={i} or mail x{i}@example.org," for i in range(n // 2))
+
+
+def html_document(size: int) -> str:
+    """About ``size`` characters of the HTML a CMS stores: paragraphs of
+    multilingual prose with links, lists, a table, code, existing links."""
+    text = corpus.prose(size)
+    parts = []
+    for k, start in enumerate(range(0, len(text), 600)):
+        chunk = html.escape(text[start : start + 600])
+        shape = k % 6
+        if shape == 0:
+            parts.append(f"<h2>Section {k}</h2><p>{chunk}</p>")
+        elif shape == 1:
+            parts.append(f"<ul><li>{chunk[:300]}</li><li><b>{chunk[300:]}</b></li></ul>")
+        elif shape == 2:
+            parts.append(f'<p>{chunk} <a href="https://example.net/{k}">existing example.net link</a></p>')
+        elif shape == 3:
+            parts.append(f"<table><tr><td>{chunk[:300]}</td><td>{chunk[300:]}</td></tr></table>")
+        elif shape == 4:
+            parts.append(f"<pre><code>{chunk}</code></pre>")
+        else:
+            parts.append(f'<div class="note"><p>{chunk}</p><!-- note {k} --></div>')
+    return "\n".join(parts)
+
+
+def _markdown_it() -> Callable[[str], object]:
+    from markdown_it import MarkdownIt
+
+    import uts58.markdown_it
+
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin)
+    return md.render
+
+
+def _python_markdown() -> Callable[[str], object]:
+    import markdown
+
+    md = markdown.Markdown(extensions=["uts58.python_markdown"])
+    return lambda text: md.reset().convert(text)
+
+
+def _template() -> Callable[[str], object]:
+    from uts58.templates import linkify_filter
+
+    return lambda text: linkify_filter(text, rel="nofollow", target="_blank")
+
+
+def _stream(text: str) -> object:
+    chunks = (text[i : i + 4096] for i in range(0, len(text), 4096))
+    return sum(1 for _ in find_links_in_stream(chunks))
+
+
+def _cli(command: str) -> Callable[[str], object]:
+    """``uts58 COMMAND`` on standard input, in a child process (its CPU time
+    is read from RUSAGE_CHILDREN in bench_adapters)."""
+    exe = [sys.executable, "-m", "uts58", command]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def run(text: str) -> object:
+        return subprocess.run(exe, input=text.encode(), capture_output=True, check=True, env=env).stdout
+
+    return run
+
+
+ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
+    "markdown-it plugin, one paragraph": _markdown_it,
+    "Python-Markdown extension, one paragraph": _python_markdown,
+    "linkify_html, one <p>": lambda: lambda text: uts58.linkify_html(f"<p>{text}</p>"),
+    "linkify_html, one text node per link": lambda: (
+        lambda text: uts58.linkify_html("".join(f"<p>{part}</p>" for part in text.split(",")))
+    ),
+    "template filter (rel, target)": _template,
+    "find_links_in_stream, 4 KiB chunks": lambda: _stream,
+    "linkify, one paragraph (reference)": lambda: uts58.linkify,
+}
+
+
+def bench_adapters() -> tuple[list[str], bool]:
+    rows = []
+    ok = True
+    texts = [paragraph(n) for n in SIZES]
+    for name, make in ADAPTERS.items():
+        try:
+            fn = make()
+        except ImportError as exc:
+            rows.append(f"| {name} | not installed ({exc.name}) | — |")
+            continue
+        fn(texts[0][:2000])  # load everything outside the timings
+        times, ratios = doubling([lambda text=text, fn=fn: fn(text) for text in texts], list(SIZES), rounds=5)
+        met = max(ratios) <= 2.3
+        ok &= met
+        rows.append(
+            f"| {name}, {SIZES[0]:,} → {SIZES[-1]:,} links | {SIZES[-1] / times[-1]:,.0f} links/s "
+            f"| doubling ratios {', '.join(f'{r:.2f}' for r in ratios)} (≤ 2.3: {'met' if met else 'NOT MET'}) |"
+        )
+    for command in ("linkify", "detect"):
+        run = _cli(command)
+        runs = []
+        for _ in range(3):
+            cpu = []
+            for text in texts:
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                run(text)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+            runs.append(cpu)
+        # Start-up (an interpreter, the tables) is a constant: the doubling
+        # is of the time beyond the smallest run's start-up, measured with
+        # no input.
+        base = []
+        for _ in range(3):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            run("")
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            base.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        start = min(base)
+        work = [min(r[k] for r in runs) - start for k in range(len(texts))]
+        ratios = [2 * work[k + 1] / SIZES[k + 1] / (work[k] / SIZES[k]) for k in range(len(texts) - 1)]
+        met = max(ratios) <= 2.3
+        ok &= met
+        rows.append(
+            f"| CLI `uts58 {command}` on standard input, {SIZES[0]:,} → {SIZES[-1]:,} links "
+            f"| {SIZES[-1] / work[-1]:,.0f} links/s (start-up {start * 1000:.0f} ms apart) "
+            f"| doubling ratios {', '.join(f'{r:.2f}' for r in ratios)} (≤ 2.3: {'met' if met else 'NOT MET'}) |"
+        )
+    return rows, ok
+
+
+def bench_linkify_html() -> list[str]:
+    """MB/s on 1 MB of realistic HTML: the HTML5-parser version, the
+    html.parser version it replaced, bleach.linkify."""
+    document = html_document(MB)
+    size = len(document.encode()) / MB
+    rows = []
+    entries: list[tuple[str, Callable[[str], str]]] = [
+        ("uts58.linkify_html (lexbor, HTML5)", uts58.linkify_html),
+        ("uts58 0.1 linkify_html (html.parser; unsafe, replaced)", legacy_html.linkify_html),
+    ]
+    try:
+        import bleach
+
+        entries.append(("bleach.linkify (html5lib)", bleach.linkify))
+    except ImportError:
+        rows.append("| bleach.linkify | not installed (pip install -e '.[bench]') | — |")
+    reference = None
+    for name, fn in entries:
+        fn(document[:5000])
+        t = best_of(lambda fn=fn: fn(document), repeat=3 if "bleach" not in name else 1)
+        links = fn(document).count("<a ") - document.count("<a ")
+        reference = reference or t
+        rows.append(
+            f"| {name}, realistic HTML {size:.1f} MB | {size / t:.2f} MB/s, {links:,} links added "
+            f"| {t / reference:.2f}× the time of uts58.linkify_html |"
+        )
+    return rows
+
+
+if __name__ == "__main__":
+    for row in bench_linkify_html():
+        print(row, flush=True)
+    for row in bench_adapters()[0]:
+        print(row, flush=True)
