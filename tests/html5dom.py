@@ -37,6 +37,22 @@ def corpus(*names: str) -> list[tuple[str, str]]:
     return items
 
 
+def fragment_contexts() -> list[tuple[str, str, str]]:
+    """(id, context element, input) of html5lib's fragment tests whose
+    context is an HTML element."""
+    path = HTMLSAFETY / "html5lib-tree.jsonl"
+    if not path.exists():
+        pytest.skip(f"the public HTML corpora are not in {HTMLSAFETY}")
+    found = []
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            context = record["meta"].get("fragment")
+            if context and " " not in context:
+                found.append((record["id"], context, record["input"]))
+    return found
+
+
 def justhtml_dom(fragment: str, *, context: str = "div", scripting: bool = True) -> list[Node]:
     """The children of ``<context>`` after ``innerHTML = fragment``, per justhtml."""
     from justhtml import JustHTML

@@ -15,7 +15,7 @@ import re
 
 import pytest
 from browser import compare_in_browser
-from html5dom import corpus, html5lib_dom, iter_elements, justhtml_dom, without_marked_links
+from html5dom import corpus, fragment_contexts, html5lib_dom, iter_elements, justhtml_dom, without_marked_links
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -54,6 +54,21 @@ def test_browser_dom_is_input_plus_links(corpus_cases: list[tuple[str, str, str,
     assert result["checked"] == len(corpus_cases) > 20_000
     assert result["links"] > 150_000
     assert result["failures"] == []
+
+
+def test_browser_fragment_contexts() -> None:
+    """html5lib's fragment tests, each in its own context element (td, tr,
+    caption, select, textarea, html, ...), all variants."""
+    cases = []
+    for ident, context, source in fragment_contexts():
+        for k, fragment in enumerate(variants(source)):
+            out = linkify_html(fragment, context=context, attrs={MARK: ""})
+            if out != fragment:
+                cases.append((f"{ident}/{k}", context, fragment, out))
+    for scripting in (True, False):
+        result = compare_in_browser(cases, MARK, scripting=scripting)
+        assert result["checked"] == len(cases) > 150
+        assert result["failures"] == []
 
 
 def _python_check(fragment: str, out: str) -> list[str]:
