@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from uts58 import format_url, linkify_html
+from uts58 import find_links, format_url, linkify_html
 
 
 @pytest.mark.parametrize(
@@ -20,7 +20,7 @@ from uts58 import format_url, linkify_html
         ("<![qa.a!> see example.com", '<!--[qa.a!--> see <a href="https://example.com/">example.com</a>'),
         ("<![CDATA[ x.com ]]> y.com", '<!--[CDATA[ x.com ]]--> <a href="https://y.com/">y.com</a>'),
         ("<!DOCTYPE html><p>a.com</p>", '<p><a href="https://a.com/">a.com</a></p>'),
-        ("<!x y='>'> b.com", '<!--x y=\'-->\'&gt; <a href="https://b.com/">b.com</a>'),
+        ("<!x y='>'> b.com", "<!--x y='-->'&gt; <a href=\"https://b.com/\">b.com</a>"),
         ("<!-- c.com --> d.com", '<!-- c.com --> <a href="https://d.com/">d.com</a>'),
         ("<!", "<!"),
     ],
@@ -44,3 +44,11 @@ def test_display_never_reads_as_another_scheme(url: str, expected: str) -> None:
     out = format_url(url)
     assert out == expected
     assert format_url(out) == out
+
+
+@pytest.mark.parametrize("text", ["http://[::1]/xa.com", "http://[::1]/x.a.com y", "http://[::1]/.com"])
+def test_separator_scan_stays_inside_the_run(text: str) -> None:
+    # Hypothesis (tests/test_markdown_text.py) found IndexError in the scan
+    # for a scheme-less host after a bracketed IPv6 URL.
+    links = list(find_links(text))
+    assert [link.text for link in links] == [text.split(" ")[0]]

@@ -352,3 +352,18 @@ def test_work_is_linear_in_links(monkeypatch: pytest.MonkeyPatch) -> None:
         out = linkify_html("<p>a.com b</p><i>no link</i>" * n)
         assert out.count("<a ") == n
         assert len(parses) == 1 + n + 1
+
+
+def test_deep_block_nesting_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """lexbor's cost grows with depth² for nested div/li (and browsers cap the
+    tree at 512 levels): deeper fragments come back unchanged, unparsed."""
+    parses = []
+    real = uts58.html5.LexborHTMLParser
+    monkeypatch.setattr(uts58.html5, "LexborHTMLParser", lambda *a, **k: parses.append(1) or real(*a, **k))
+    for deep in ("<div>" * 40_000 + "x.com", "<ul><li>" * 20_000 + "x.com", "<blockquote>" * 600 + "x.com"):
+        assert linkify_html(deep) == deep
+    assert parses == []
+    # Siblings are not depth: long lists, many paragraphs, closed blocks.
+    for wide in ("<ul>" + "<li>a.com" * 5_000 + "</ul>", "<p>a.com" * 5_000, "<div><p>a.com</div>" * 5_000):
+        assert linkify_html(wide).count("<a ") == 5_000
+    assert linkify_html("<div>" * 500 + "x.com").count("<a ") == 1

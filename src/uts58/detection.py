@@ -385,8 +385,8 @@ class _Scanner:
         s = run_start(self.patterns.run_start, text, max(pos, self.floor), at)
         if e < len(text) and text[e] == "@":
             return None, e  # a local-part: the "@" decides
-        while text[s] in LABEL_SEPARATORS:
-            s += 1
+        while s < e and text[s] in LABEL_SEPARATORS:
+            s += 1  # (a run of separators can reach e: "http://[::1]/xa.com")
         host = self._host(s, e, schemed=False)
         if host is None:
             return None, e

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
 from ._checks import check_str
 from .detection import Link
@@ -74,6 +74,21 @@ _UNFAITHFUL = re.compile(r"[\x00\ud800-\udfff]|&#(?:0*13(?![0-9])|[xX]0*[dD](?![
 # flip (the <mglyph> mutation XSS) would pass unseen; lexbor's template
 # contents differ from browsers' (html5lib-tests template.dat).
 _UNVERIFIABLE = frozenset({"svg", "math", "template"})
+# lexbor walks its stack of open elements for each of these start tags (the
+# "p in button scope" and list-item steps), so deep nesting of them costs
+# depth² (40,000 nested <div>: 3 s; <li>: 10 s).  Browsers cap the depth of
+# the tree at 512 (Chromium), so a fragment that nests them deeper is not
+# one a page shows as written: it comes back unchanged, unparsed (D40).
+MAX_DEPTH = 512
+_BLOCKS = (
+    "address|article|aside|blockquote|center|details|dialog|dir|div|dl|fieldset|figcaption|figure|footer|form|"
+    "h[1-6]|header|hgroup|li|listing|main|menu|nav|ol|p|pre|search|section|summary|ul|dd|dt"
+)
+_BLOCK_TAG = re.compile(rf"<(/?)({_BLOCKS})(?=[\s/>])", re.IGNORECASE)
+_SIBLINGS = {"li": ("li", "p"), "dd": ("dd", "dt", "p"), "dt": ("dd", "dt", "p"), "p": ("p",)}
+# Without events, lexbor does not run its per-insertion callbacks (which
+# made <select> with many <option>s quadratic).
+_OPTIONS = LexborDocumentOptions.WO_EVENTS
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*\Z")
 # A text node can only hold a link if it has a label separator or an '@'.
 _MAY_LINK = re.compile("[" + re.escape("".join(sorted({*LABEL_SEPARATORS, "@"}))) + "]")
@@ -121,8 +136,10 @@ def linkify_html(
     context = context.lower()
     if context in skip or not _MAY_LINK.search(fragment) or _UNFAITHFUL.search(fragment):
         return fragment
+    if _block_depth(fragment) > MAX_DEPTH:
+        return fragment
     try:
-        tree = LexborHTMLParser(fragment, is_fragment=True, fragment_tag=context, scripting=True)
+        tree = LexborHTMLParser(fragment, is_fragment=True, fragment_tag=context, scripting=True, options=_OPTIONS)
     except ValueError:
         raise ValueError(f"context: the HTML parser does not know the element {context!r}") from None
     # Consumers that parse with scripting off (sanitizers: html5ever/nh3,
@@ -165,7 +182,34 @@ def linkify_html(
 
 
 def _reserialize(html: str, context: str, *, scripting: bool) -> str:
-    return LexborHTMLParser(html, is_fragment=True, fragment_tag=context, scripting=scripting).html or ""
+    tree = LexborHTMLParser(html, is_fragment=True, fragment_tag=context, scripting=scripting, options=_OPTIONS)
+    return tree.html or ""
+
+
+def _block_depth(fragment: str) -> int:
+    """How deep the fragment nests the elements of _BLOCKS, from their tags
+    alone (one pass; an end tag closes up to its element, a start tag of
+    li, dd, dt or p closes the open one it would close)."""
+    stack: list[str] = []
+    open_count: dict[str, int] = {}
+    deepest = 0
+    for m in _BLOCK_TAG.finditer(fragment):
+        name = m.group(2).lower()
+        if m.group(1) or (stack and stack[-1] in _SIBLINGS.get(name, ())):
+            target = name if m.group(1) else stack[-1]
+            if not open_count.get(target):
+                continue
+            while stack:
+                top = stack.pop()
+                open_count[top] -= 1
+                if top == target:
+                    break
+            if m.group(1):
+                continue
+        stack.append(name)
+        open_count[name] = open_count.get(name, 0) + 1
+        deepest = max(deepest, len(stack))
+    return deepest
 
 
 def _tag_name(tag: object) -> str:
@@ -226,7 +270,7 @@ def _parse_snippet(snippet: str) -> list[LexborNode] | None:
     exactly text and ``a`` elements holding text (anything else is left as it
     was).  The text's parent is an ordinary element (the others are skipped),
     so a ``div`` context parses the snippet as the parent would."""
-    parsed = LexborHTMLParser(snippet, is_fragment=True, fragment_tag="div", scripting=True)
+    parsed = LexborHTMLParser(snippet, is_fragment=True, fragment_tag="div", scripting=True, options=_OPTIONS)
     parts: list[LexborNode] = []
     node = parsed.root
     while node is not None:
