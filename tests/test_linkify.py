@@ -114,11 +114,14 @@ def test_kinds_and_policy() -> None:
 
 
 def test_markdown_output() -> None:
+    # Parentheses are never special in link text; the destination is always in <…>
+    # (more in tests/test_markdown_text.py).
     assert linkify("See example.com/a_(b)*c*", format="markdown") == (
-        "See [example.com/a\\_\\(b\\)\\*c\\*](<https://example.com/a_(b)*c*>)"
+        "See [example.com/a\\_(b)\\*c\\*](<https://example.com/a_(b)*c*>)"
     )
-    assert linkify("Mail x@example.com.", format="markdown") == "Mail [x@example.com](mailto:x@example.com)."
-    assert linkify("a <b> example.org", format="markdown") == "a <b> [example.org](https://example.org/)"
+    assert linkify("Mail x@example.com.", format="markdown") == "Mail [x@example.com](<mailto:x@example.com>)."
+    # Markdown input is not passed through: "<b>" is text, not an HTML tag.
+    assert linkify("a <b> example.org", format="markdown") == "a &lt;b> [example.org](<https://example.org/>)"
     with pytest.raises(ValueError, match="format"):
         linkify("x", format="rst")  # type: ignore[arg-type]
 
@@ -135,8 +138,8 @@ def test_linkify_html() -> None:
         '<p class="x" data-u="example.com">see <a href="https://example.com/">example.com</a> &amp; more</p>'
         '<a href="/">example.org</a><pre>a.com</pre><code>b.com</code>'
         '<script>var u = "c.com"; if (a < b) {}</script><style>.x{background:url(d.com)}</style>'
-        '<!-- e.com --><div><a href="https://f.com/">f.com</a><br/><a href="https://g.com/">g.com</a></div>'
-    )
+        '<!-- e.com --><div><a href="https://f.com/">f.com</a><br><a href="https://g.com/">g.com</a></div>'
+    )  # written by the HTML5 serializer: <br/> is <br>
     assert linkify_html("<p>example.com</p>", skip_tags=["p"]) == "<p>example.com</p>"
     assert linkify_html("<b>a</b> x.com", attrs={"rel": "nofollow"}) == (
         '<b>a</b> <a href="https://x.com/" rel="nofollow">x.com</a>'

@@ -4,7 +4,7 @@
 pass the security :class:`~uts58.security.Policy` of UTS #58 §8, and writes
 ``<a href="HREF">DISPLAY</a>``: HREF is the absolute ASCII URL, DISPLAY the
 minimally escaped form of §4; everything is HTML-escaped.
-:func:`linkify_html` does the same inside the text of an HTML fragment.
+:func:`uts58.linkify_html` (module :mod:`uts58.html5`) does the same inside the text of an HTML fragment.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable, Mapping
-from html.parser import HTMLParser
 from typing import Literal
 
 from ._checks import check_str
 from ._compiled import speedups
 from .detection import DEFAULT_SCHEMES, Link, find_links
+from .markdown_text import escape_text, markdown_link
 from .properties import DEFAULT_UNICODE_VERSION
 from .security import Policy, _check, adjust_cjk_start, escape_bidi_controls
 
-__all__ = ["Callback", "linkify", "linkify_html"]
+__all__ = ["Callback", "linkify"]
 
 # callback(link, attrs) -> attrs, or None to leave the link as plain text.
 # attrs holds "href", the extra attributes, and "_text" (the link text).
@@ -31,7 +31,6 @@ _ATTR_NAME = re.compile(r"[A-Za-z_:][-A-Za-z0-9_:.]*\Z")
 # Schemes an href may have after a callback: never javascript:, data:, …
 _SAFE_HREF = re.compile(r"(?i)(?:https?|ftp|wss?|mailto):")
 _CONTROL_OR_SPACE = re.compile(r"[\x00-\x20\x7f]")  # never in a serialized URL
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
 
 
 def linkify(
@@ -57,16 +56,34 @@ def linkify(
     * ``policy``: the §8 checks (default :meth:`Policy.default`; pass
       :meth:`Policy.none` to link everything detection finds).
 
+    ``format="markdown"`` takes plain text and returns Markdown that renders,
+    with a CommonMark renderer (raw HTML on or off) and with Python-Markdown,
+    to the same text and the same links (href, text) as the HTML format
+    (with whitespace runs collapsed; U+0000 renders U+FFFD and U+0002 and
+    U+0003 are dropped, as CommonMark and Python-Markdown do).  Every Markdown special
+    character of the text and of the link text is escaped where it could be
+    special (:func:`uts58.markdown_text.escape_text`: nothing becomes
+    emphasis, code, a heading, list, quote, rule, code block, HTML, entity,
+    link, image, autolink, line break, table or ``~~`` strikethrough); each link is
+    ``[TEXT](<HREF>)`` with ``&`` written ``&amp;`` and ``<``, ``>``, ``\\``,
+    ``"``, spaces, controls, non-ASCII and the other characters markdown-it
+    would percent-encode percent-encoded
+    (:func:`uts58.markdown_text.link_destination`).  A Markdown link has no
+    attributes: ``attrs`` raises ValueError, and the attributes a callback
+    returns (other than ``href`` and ``_text``) are left out.
+
     >>> linkify("bücher.de/straße, <mail> x@example.com!", attrs={"rel": "ugc"})  # doctest: +NORMALIZE_WHITESPACE
     '<a href="https://xn--bcher-kva.de/stra%C3%9Fe" rel="ugc">bücher.de/straße</a>,
      &lt;mail&gt; <a href="mailto:x@example.com" rel="ugc">x@example.com</a>!'
-    >>> linkify("See example.com/a_(b)", format="markdown")
-    'See [example.com/a\\\\_\\\\(b\\\\)](<https://example.com/a_(b)>)'
+    >>> print(linkify("2*3*4 <b> example.com/a_(b)?x&y", format="markdown"))
+    2\\*3\\*4 &lt;b> [example.com/a\\_(b)?x&y](<https://example.com/a_(b)?x&amp;y>)
     """
     check_str(text, "text")
     if format not in ("html", "markdown"):
         raise ValueError(f"format must be 'html' or 'markdown', not {format!r}")
     extra = dict(attrs or {})
+    if extra and format == "markdown":
+        raise ValueError("attrs: a Markdown link has no attributes (attrs needs format='html')")
     for name, value in extra.items():
         if not isinstance(name, str) or not _ATTR_NAME.match(name) or name.lower() == "href":
             raise ValueError(f"attrs: {name!r} is not an attribute name linkify may set")
@@ -111,6 +128,12 @@ def linkify(
         out.append(anchor)
         last = found.end
     out.append(plain(text[last:]))
+    if format == "markdown":
+        # out alternates text and links: the text is escaped knowing whether
+        # it starts a line and whether a link follows it.
+        n = len(out) - 1
+        for i in range(0, n + 1, 2):
+            out[i] = escape_text(out[i], starts_line=i == 0, ends_line=i == n)
     return "".join(out)
 
 
@@ -153,85 +176,5 @@ def _anchor(
         if not _SAFE_HREF.match(href) or _CONTROL_OR_SPACE.search(href):
             return None
     if format == "markdown":
-        target = f"<{href}>" if any(c in href for c in " ()") else href
-        return "[" + _MARKDOWN_SPECIAL.sub(r"\\\1", display) + "](" + target + ")"
+        return markdown_link(display, href)  # attributes have no Markdown form
     return '<a href="' + _escape_html(href) + '"' + extra_html + ">" + html.escape(display, quote=False) + "</a>"
-
-
-# --------------------------------------------------------------------------
-# HTML fragments
-
-DEFAULT_SKIP_TAGS = frozenset({"a", "pre", "code", "script", "style", "textarea", "title"})
-_RAW_TEXT = frozenset({"script", "style"})
-
-
-class _Linkifier(HTMLParser):
-    def __init__(self, skip: frozenset[str], convert: Callable[[str], str]) -> None:
-        super().__init__(convert_charrefs=True)
-        self.skip = skip
-        self.convert = convert
-        self.out: list[str] = []
-        self.open: list[str] = []  # skipped elements currently open
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.out.append(self.get_starttag_text() or "")
-        if tag in self.skip:
-            self.open.append(tag)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.out.append(self.get_starttag_text() or "")
-
-    def handle_endtag(self, tag: str) -> None:
-        self.out.append(f"</{tag}>")
-        if tag in self.open:
-            # Close up to the matching element (tolerates unclosed inner ones).
-            while self.open and self.open.pop() != tag:
-                pass
-
-    def handle_data(self, data: str) -> None:
-        if self.open and self.open[-1] in _RAW_TEXT:
-            self.out.append(data)  # script/style content is not HTML text
-        elif self.open:
-            self.out.append(html.escape(data, quote=False))
-        else:
-            self.out.append(self.convert(data))
-
-    def parse_html_declaration(self, i: int) -> int:
-        # Python's own handling of "<!…" raises AssertionError on some input
-        # ("<![qa.a!", found by fuzzing).  HTML5 makes every "<!" other than a
-        # comment a declaration or a bogus comment that ends at the first ">":
-        # kept as written.
-        rawdata = self.rawdata
-        if rawdata.startswith("<!--", i):
-            return self.parse_comment(i)
-        j = rawdata.find(">", i + 2)
-        if j < 0:
-            return -1  # incomplete: more data, or text at the end
-        self.out.append(rawdata[i : j + 1])
-        return j + 1
-
-    def handle_comment(self, data: str) -> None:
-        self.out.append(f"<!--{data}-->")
-
-    def handle_pi(self, data: str) -> None:
-        self.out.append(f"<?{data}>")
-
-
-def linkify_html(fragment: str, *, skip_tags: Iterable[str] = DEFAULT_SKIP_TAGS, **options: object) -> str:
-    """Linkify the text of an HTML fragment; tags and attributes are kept as
-    written, and nothing inside ``skip_tags`` (``a``, ``pre``, ``code``,
-    ``script``, ``style``, ``textarea``, ``title`` by default) is touched.
-    Text is re-serialized (``&nbsp;`` becomes the character it stands for).
-    ``options`` are those of :func:`linkify` (HTML format only).
-
-    >>> linkify_html('<p class="x">see example.com</p><a href="/">example.org</a><code>a.com</code>')
-    '<p class="x">see <a href="https://example.com/">example.com</a></p><a href="/">example.org</a><code>a.com</code>'
-    """
-    check_str(fragment, "fragment")
-    if options.get("format", "html") != "html":
-        raise ValueError("linkify_html writes HTML: format must be 'html'")
-    skip = frozenset(t.lower() for t in skip_tags) | _RAW_TEXT
-    parser = _Linkifier(skip, lambda data: linkify(data, **options))  # type: ignore[arg-type]
-    parser.feed(fragment)
-    parser.close()
-    return "".join(parser.out)
