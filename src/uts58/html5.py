@@ -74,18 +74,32 @@ _UNFAITHFUL = re.compile(r"[\x00\ud800-\udfff]|&#(?:0*13(?![0-9])|[xX]0*[dD](?![
 # flip (the <mglyph> mutation XSS) would pass unseen; lexbor's template
 # contents differ from browsers' (html5lib-tests template.dat).
 _UNVERIFIABLE = frozenset({"svg", "math", "template"})
-# lexbor walks its stack of open elements for each of these start tags (the
-# "p in button scope" and list-item steps), so deep nesting of them costs
-# depth² (40,000 nested <div>: 3 s; <li>: 10 s).  Browsers cap the depth of
-# the tree at 512 (Chromium), so a fragment that nests them deeper is not
-# one a page shows as written: it comes back unchanged, unparsed (D40).
+# lexbor walks its stack of open elements for many tokens (a <div> or <li>
+# start tag, an end tag of an element that is not open), so deep nesting
+# costs depth² (40,000 nested <div>: 3 s; <li>: 10 s; <span> then </i>: as
+# much).  Browsers cap the depth of the tree at 512 (Chromium), so a
+# fragment nested deeper is not one a page shows as written: it comes back
+# unchanged, unparsed (D40).  The depth is estimated from the tags alone.
 MAX_DEPTH = 512
-_BLOCKS = (
-    "address|article|aside|blockquote|center|details|dialog|dir|div|dl|fieldset|figcaption|figure|footer|form|"
-    "h[1-6]|header|hgroup|li|listing|main|menu|nav|ol|p|pre|search|section|summary|ul|dd|dt"
+_TAG = re.compile(r"<(/?)([A-Za-z][^\s/>\x00]*)")
+_VOID = frozenset(
+    "area base basefont bgsound br col embed frame hr image img input keygen link meta param source track wbr".split()
 )
-_BLOCK_TAG = re.compile(rf"<(/?)({_BLOCKS})(?=[\s/>])", re.IGNORECASE)
-_SIBLINGS = {"li": ("li", "p"), "dd": ("dd", "dt", "p"), "dt": ("dd", "dt", "p"), "p": ("p",)}
+# Start tags that close an open element of the same kind first.
+_SIBLINGS = {
+    "li": ("li", "p"),
+    "dd": ("dd", "dt", "p"),
+    "dt": ("dd", "dt", "p"),
+    "p": ("p",),
+    "option": ("option",),
+    "optgroup": ("option", "optgroup"),
+    "tr": ("tr", "td", "th"),
+    "td": ("td", "th"),
+    "th": ("td", "th"),
+    "rb": ("rb", "rt", "rp"),
+    "rt": ("rb", "rt", "rp"),
+    "rp": ("rb", "rt", "rp"),
+}
 # Without events, lexbor does not run its per-insertion callbacks (which
 # made <select> with many <option>s quadratic).
 _OPTIONS = LexborDocumentOptions.WO_EVENTS
@@ -136,7 +150,7 @@ def linkify_html(
     context = context.lower()
     if context in skip or not _MAY_LINK.search(fragment) or _UNFAITHFUL.search(fragment):
         return fragment
-    if _block_depth(fragment) > MAX_DEPTH:
+    if _nesting_depth(fragment) > MAX_DEPTH:
         return fragment
     try:
         tree = LexborHTMLParser(fragment, is_fragment=True, fragment_tag=context, scripting=True, options=_OPTIONS)
@@ -186,26 +200,29 @@ def _reserialize(html: str, context: str, *, scripting: bool) -> str:
     return tree.html or ""
 
 
-def _block_depth(fragment: str) -> int:
-    """How deep the fragment nests the elements of _BLOCKS, from their tags
-    alone (one pass; an end tag closes up to its element, a start tag of
-    li, dd, dt or p closes the open one it would close)."""
+def _nesting_depth(fragment: str) -> int:
+    """How deep the fragment nests elements, from its tags alone (one pass:
+    an end tag closes up to its element if that is open, a start tag of
+    li, dd, dt, p, option, tr, td, ... first closes the open ones it would
+    close on top; void elements open nothing)."""
     stack: list[str] = []
     open_count: dict[str, int] = {}
     deepest = 0
-    for m in _BLOCK_TAG.finditer(fragment):
+    for m in _TAG.finditer(fragment):
         name = m.group(2).lower()
-        if m.group(1) or (stack and stack[-1] in _SIBLINGS.get(name, ())):
-            target = name if m.group(1) else stack[-1]
-            if not open_count.get(target):
-                continue
-            while stack:
-                top = stack.pop()
-                open_count[top] -= 1
-                if top == target:
-                    break
-            if m.group(1):
-                continue
+        if m.group(1):
+            if open_count.get(name):
+                while stack:
+                    top = stack.pop()
+                    open_count[top] -= 1
+                    if top == name:
+                        break
+            continue
+        if name in _VOID:
+            continue
+        closes = _SIBLINGS.get(name, ())
+        while stack and stack[-1] in closes:
+            open_count[stack.pop()] -= 1
         stack.append(name)
         open_count[name] = open_count.get(name, 0) + 1
         deepest = max(deepest, len(stack))
