@@ -378,3 +378,13 @@ def test_deep_block_nesting_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> No
     ):
         assert linkify_html(wide).count("<a ") == 5_000
     assert linkify_html("<div>" * 500 + "x.com").count("<a ") == 1
+
+
+@pytest.mark.parametrize("tag", ["style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext", "noscript"])
+def test_foreign_raw_text_names_are_not_serialized(tag: str) -> None:
+    """lexbor writes the text of <svg><style> (and the other raw-text names)
+    unescaped: a re-serialized `&lt;img onerror&gt;` would become live.  Such
+    fragments are never re-serialized."""
+    for root in ("svg", "math"):
+        fragment = f"x.com <{root}><{tag}>&lt;img src=x onerror=alert(1)&gt; y.com</{tag}></{root}> z.com"
+        assert linkify_html(fragment) == fragment
