@@ -32,6 +32,12 @@ def paragraph(n: int) -> str:
     return " ".join(f"see example.com/p{i}?q={i} or mail x{i}@example.org," for i in range(n // 2))
 
 
+def schemed_paragraph(n: int) -> str:
+    """One paragraph with ``n`` links, half of them written with a scheme (the
+    markdown-it inline rule, which was quadratic, fires at each '://')."""
+    return " ".join(f"see https://example.com/p{i}_x_?q={i} or w{i}.example.org/a_b_," for i in range(n // 2))
+
+
 def html_document(size: int) -> str:
     """About ``size`` characters of the HTML a CMS stores: paragraphs of
     multilingual prose with links, lists, a table, code, existing links."""
@@ -96,7 +102,9 @@ def _cli(command: str) -> Callable[[str], object]:
 
 ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     "markdown-it plugin, one paragraph": _markdown_it,
+    "markdown-it plugin, one paragraph, URLs with a scheme": _markdown_it,
     "Python-Markdown extension, one paragraph": _python_markdown,
+    "Python-Markdown extension, one paragraph, URLs with a scheme": _python_markdown,
     "linkify_html, one <p>": lambda: lambda text: uts58.linkify_html(f"<p>{text}</p>"),
     "linkify_html, one text node per link": lambda: (
         lambda text: uts58.linkify_html("".join(f"<p>{part}</p>" for part in text.split(",")))
@@ -110,8 +118,10 @@ ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
 def bench_adapters() -> tuple[list[str], bool]:
     rows = []
     ok = True
-    texts = [paragraph(n) for n in SIZES]
+    plain = [paragraph(n) for n in SIZES]
+    schemed = [schemed_paragraph(n) for n in SIZES]
     for name, make in ADAPTERS.items():
+        texts = schemed if "with a scheme" in name else plain
         try:
             fn = make()
         except ImportError as exc:
@@ -125,6 +135,7 @@ def bench_adapters() -> tuple[list[str], bool]:
             f"| {name}, {SIZES[0]:,} → {SIZES[-1]:,} links | {SIZES[-1] / times[-1]:,.0f} links/s "
             f"| doubling ratios {', '.join(f'{r:.2f}' for r in ratios)} (≤ 2.3: {'met' if met else 'NOT MET'}) |"
         )
+    texts = plain
     for command in ("linkify", "detect"):
         run = _cli(command)
         runs = []

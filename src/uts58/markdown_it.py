@@ -6,74 +6,598 @@
 >>> md.render("See https://ja.wikipedia.org/wiki/アルベルト)アインシュタイン")
 '<p>See <a href="https://ja.wikipedia.org/wiki/%E3%82%A2%E3%83%AB%E3%83%99%E3%83%AB%E3%83%88">https://ja.wikipedia.org/wiki/アルベルト</a>)アインシュタイン</p>\\n'
 
-markdown-it-py calls ``md.linkify.pretest / test / match / match_at_start``
-(the interface of linkify-it-py); :class:`Linkify` provides it on top of
-:func:`uts58.find_links` and the §8 :class:`~uts58.Policy`.  markdown-it-py
-is not a dependency of uts58: install it to use this module.
+markdown-it-py asks ``md.linkify`` (an object with linkify-it-py's interface:
+``pretest``, ``test``, ``match``, ``match_at_start``, ``set``, ``tlds``,
+``add``) where links are; :class:`Linkify` answers with :func:`uts58.find_links`
+and the §8 :class:`~uts58.Policy`.  :func:`plugin` also replaces markdown-it's
+two ``linkify`` rules by linear ones that ask it the same questions:
+
+* the inline rule (links written with a scheme, found while parsing so that
+  ``_`` in a URL is not emphasis) looks the link up at the ``://`` it stands
+  on, in one scan of the paragraph kept per source string — markdown-it's
+  own rule hands the detector the rest of the paragraph at every ``://``;
+* the core rule (the other links, in text tokens) splits the tokens in one
+  pass instead of copying the token list per link.
+
+Both follow raw HTML as a browser would (:mod:`uts58._rawhtml`; a core rule
+``uts58_context`` before ``inline`` gives the inline rule what came before):
+no link inside ``<a>``, ``<code>``, ``<pre>``, ``<textarea>``, comments and
+the like, whether the raw HTML is inline or a block.
+
+markdown-it-py is not a dependency of uts58: install it to use this module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
-from .detection import Link, find_links
-from .hosts import LABEL_SEPARATORS
+from ._checks import check_str
+from ._rawhtml import RawHtml
+from .detection import DEFAULT_SCHEMES, Link, find_links
+from .escaping import SPECIAL_SCHEMES
+from .hosts import LABEL_SEPARATORS, default_tlds, normalize_tlds
 from .migration import LinkifyItMatch
-from .security import Policy, check_link
+from .properties import DEFAULT_UNICODE_VERSION
+from .security import Policy, _check, adjust_cjk_start, escape_bidi_controls
 
 __all__ = ["Linkify", "plugin", "use"]
 
+# markdown-it's inline rule takes as the scheme the run of these before "://".
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+# env key set while a link is parsed again as text (see _unlink); env key of
+# the raw HTML context (_Context); meta key of the link_open of a link: the
+# source text the link replaces.
+_NO_INLINE = "uts58.markdown_it:no-inline"
+_CONTEXT = "uts58.markdown_it:raw-html"
+_SOURCE = "uts58.markdown_it:source"
+_OPTIONS = ("fuzzy_link", "fuzzy_email", "fuzzy_ip", "---")
+
+
+class _Found:
+    """What one scan of one source string found: the links that pass the
+    policy, by position."""
+
+    __slots__ = ("_matches", "at_colon", "at_start", "links")
+
+    def __init__(self, links: list[Link]) -> None:
+        self.links = links
+        self.at_start = {link.start: link for link in links if link.kind == "url" and link.scheme}
+        self.at_colon = {link.start + len(link.scheme or ""): link for link in self.at_start.values()}
+        self._matches: tuple[LinkifyItMatch, ...] | None = None
+
+    @property
+    def matches(self) -> tuple[LinkifyItMatch, ...]:
+        # Built on first use: the inline rule needs no href of the links it does not take.
+        matches = self._matches
+        if matches is None:
+            matches = self._matches = tuple(_match(link) for link in self.links)
+        return matches
+
+
+def _match(link: Link) -> LinkifyItMatch:
+    if link.kind == "email":
+        schema = "mailto:"
+    else:
+        schema = link.scheme.lower() + ":" if link.scheme else ""
+    return LinkifyItMatch(schema, link.start, link.end, link.text, link.text, link.href)
+
 
 class Linkify:
-    """The ``md.linkify`` object: uts58 detection behind linkify-it-py's interface."""
+    """The ``md.linkify`` object: uts58 detection behind linkify-it-py's interface.
 
-    def __init__(self, policy: Policy | None = None, **find_options: Any) -> None:
-        self.policy = Policy.default() if policy is None else policy
-        self.find_options = find_options
+    ``policy`` is the §8 :class:`~uts58.Policy` (default :meth:`Policy.default`);
+    ``schemes``, ``require_scheme``, ``urls``, ``emails`` and
+    ``unicode_version`` are those of :func:`uts58.find_links`.  Each source
+    string is scanned once (the last few are kept), however often it is asked.
 
-    def _links(self, text: str) -> list[Link]:
-        return [
-            link
-            for link in find_links(text, known_tlds=self.policy.known_tlds, **self.find_options)
-            if not check_link(link, self.policy)
-        ]
+    >>> linkify = Linkify().set({"fuzzy_email": False}).add("ftp:", "http:")
+    >>> [m.url for m in linkify.match("x@example.com mailto:y@example.com ftp://example.org")]
+    ['mailto:y@example.com', 'ftp://example.org/']
+    """
+
+    def __init__(
+        self,
+        policy: Policy | None = None,
+        *,
+        schemes: Iterable[str] = DEFAULT_SCHEMES,
+        require_scheme: bool = False,
+        urls: bool = True,
+        emails: bool = True,
+        unicode_version: str = DEFAULT_UNICODE_VERSION,
+    ) -> None:
+        for name, flag in (("require_scheme", require_scheme), ("urls", urls), ("emails", emails)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
+        if isinstance(schemes, str) or not isinstance(schemes, Iterable):
+            raise TypeError(f"schemes must be an iterable of str, not {type(schemes).__name__}")
+        wanted = frozenset(check_str(s, "schemes[]").lower() for s in schemes)
+        if not wanted <= SPECIAL_SCHEMES:
+            raise ValueError(
+                f"schemes: {sorted(wanted - SPECIAL_SCHEMES)} not supported; choose from {sorted(SPECIAL_SCHEMES)}"
+            )
+        self._policy = Policy.default() if policy is None else policy
+        if not isinstance(self._policy, Policy):
+            raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
+        self._schemes = wanted
+        self._fuzzy_link = not require_scheme
+        self._fuzzy_email = True
+        self._urls = urls
+        self._emails = emails
+        self._version = check_str(unicode_version, "unicode_version")
+        self._changed()
+
+    def _changed(self) -> None:
+        """Forget what was found: the options changed."""
+        # Thread-safe and bounded; a fresh cache per set of options.
+        self._found = lru_cache(maxsize=16)(self._scan)
+        self._suffix: tuple[str, _Found] | None = None
+
+    @property
+    def policy(self) -> Policy:
+        """The §8 policy (assigning it forgets what was found)."""
+        return self._policy
+
+    @policy.setter
+    def policy(self, policy: Policy) -> None:
+        if not isinstance(policy, Policy):
+            raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
+        self._policy = policy
+        self._changed()
+
+    def _scan(self, text: str) -> _Found:
+        policy = self._policy
+        links = []
+        last = 0
+        for link in find_links(
+            text,
+            urls=self._urls,
+            emails=self._emails,
+            schemes=self._schemes,
+            require_scheme=not self._fuzzy_link,
+            known_tlds=policy.known_tlds,
+            unicode_version=self._version,
+        ):
+            if link.kind == "email" and link.scheme is None and not self._fuzzy_email:
+                continue
+            found = adjust_cjk_start(text, link, policy=policy) if policy.cjk_boundary else link
+            if found is None or found.start < last or _check(found, policy):
+                continue
+            links.append(found)
+            last = found.end
+        return _Found(links)
+
+    def _text(self, text: str) -> str:
+        """The text of a link as shown: Bidi controls escaped where the policy says so."""
+        if self._policy.bidi == "escape":
+            return escape_bidi_controls(text, unicode_version=self._policy.unicode_version)
+        return text
+
+    # -- linkify-it-py's interface ---------------------------------------
 
     def pretest(self, text: str) -> bool:
         """Cheap test: could the text hold a link at all?"""
-        return any(c in text for c in LABEL_SEPARATORS) or "@" in text
+        check_str(text, "text")
+        return "@" in text or "://" in text or any(c in text for c in LABEL_SEPARATORS)
 
     def test(self, text: str) -> bool:
-        return bool(self._links(text))
+        """Does the text hold a link (that passes the policy)?"""
+        return bool(self._found(check_str(text, "text")).links)
 
     def match(self, text: str) -> list[LinkifyItMatch] | None:
-        matches = [self._match(link) for link in self._links(text)]
-        return matches or None
+        """The links of the text, in order, or None."""
+        return list(self._found(check_str(text, "text")).matches) or None
 
     def match_at_start(self, text: str) -> LinkifyItMatch | None:
-        """A link that starts at offset 0 (markdown-it-py's inline rule).
-        Its ``url`` is the link's own text: markdown-it-py advances by its length."""
-        for link in self._links(text):
-            if link.start == 0 and link.kind == "url" and link.scheme:
-                return LinkifyItMatch(link.scheme.lower() + ":", 0, link.end, link.text, link.text, link.text)
-            break
-        return None
+        """A link with a scheme that starts at offset 0 (markdown-it's inline rule).
+        Its ``url`` is the link's own text: markdown-it advances by its length.
 
-    @staticmethod
-    def _match(link: Link) -> LinkifyItMatch:
-        if link.kind == "email":
-            schema = "mailto:"
+        markdown-it calls this with the rest of the paragraph at every ``://``:
+        when ``text`` ends the string asked before, that scan answers."""
+        check_str(text, "text")
+        cached = self._suffix
+        if cached is not None and len(text) <= len(cached[0]) and cached[0].endswith(text):
+            offset = len(cached[0]) - len(text)
+            found = cached[1]
         else:
-            schema = link.scheme.lower() + ":" if link.scheme else ""
-        return LinkifyItMatch(schema, link.start, link.end, link.text, link.text, link.href)
+            offset = 0
+            found = self._found(text)
+            self._suffix = (text, found)
+        link = found.at_start.get(offset)
+        if link is None:
+            return None
+        end = link.end - offset
+        return LinkifyItMatch((link.scheme or "").lower() + ":", 0, end, link.text, link.text, link.text)
+
+    def set(self, options: Mapping[str, bool]) -> Linkify:
+        """linkify-it-py's options (chainable): ``fuzzy_link=False`` links URLs
+        only when written with a scheme, ``fuzzy_email=False`` email
+        addresses only after ``mailto:``.  ``fuzzy_ip=True`` and ``"---"``
+        have no uts58 counterpart (NotImplementedError)."""
+        if not isinstance(options, Mapping):
+            raise TypeError(f"options must be a dict, not {type(options).__name__}")
+        for key, value in options.items():
+            if key not in _OPTIONS:
+                raise ValueError(f"set: unknown option {key!r}; linkify-it-py's are {', '.join(_OPTIONS)}")
+            if not isinstance(value, bool):
+                raise TypeError(f"set: {key} must be bool, not {type(value).__name__}")
+            if key == "fuzzy_ip" and value:
+                raise NotImplementedError(
+                    "set: fuzzy_ip=True: uts58 never links an IP address written without a scheme"
+                )
+            if key == "---" and value:
+                raise NotImplementedError(
+                    "set: '---'=True: where a URL ends is UTS #58 §3.5.1 (a '-' run belongs to it)"
+                )
+        for key, value in options.items():
+            if key == "fuzzy_link":
+                self._fuzzy_link = value
+            elif key == "fuzzy_email":
+                self._fuzzy_email = value
+        self._changed()
+        return self
+
+    def tlds(self, list_tlds: str | Iterable[str], keep_old: bool = False) -> Linkify:
+        """The top-level domains accepted (chainable): the policy's
+        ``known_tlds``.  ``keep_old=True`` adds them to those accepted now
+        (by default the IANA root zone list)."""
+        if isinstance(list_tlds, str):
+            names = list_tlds.split("|")  # linkify-it-py joins them into one pattern
+        elif isinstance(list_tlds, Iterable):
+            names = list(list_tlds)
+        else:
+            raise TypeError(f"list_tlds must be a str or a list of str, not {type(list_tlds).__name__}")
+        if not isinstance(keep_old, bool):
+            raise TypeError(f"keep_old must be bool, not {type(keep_old).__name__}")
+        tlds = normalize_tlds(names)
+        if keep_old:
+            old = self._policy.known_tlds
+            tlds |= default_tlds() if old is None else old
+        self.policy = self._policy.with_options(known_tlds=tlds)
+        return self
+
+    def add(self, schema: str, definition: str | Mapping[str, Any] | None) -> Linkify:
+        """linkify-it-py's schemas, where uts58 has them (chainable).
+
+        * ``add("ftp:", "http:")`` (an alias of ``http:`` or ``https:``) links
+          that scheme: ``ftp``, ``ws``, ``wss``, ``http``, ``https``;
+        * ``add("ftp:", None)`` stops linking it; ``"http:"`` also stops
+          links without a scheme (as in linkify-it-py), ``"mailto:"`` email
+          addresses; ``add("//", None)`` changes nothing (uts58 never links
+          ``//host``).
+
+        Anything else — validators, normalizers, other schemes — raises
+        NotImplementedError.
+        """
+        check_str(schema, "schema")
+        name = schema.lower()
+        scheme = name[:-1] if name.endswith(":") else None
+        if definition is None:
+            if scheme == "mailto":
+                self._emails = False
+            elif scheme in SPECIAL_SCHEMES:
+                self._schemes -= {scheme}
+                if scheme == "http":
+                    self._fuzzy_link = False
+            # Other schemas (also "//") are never linked by uts58: nothing to stop.
+        elif scheme in SPECIAL_SCHEMES and isinstance(definition, str) and definition.lower() in ("http:", "https:"):
+            self._schemes |= {scheme}
+        elif isinstance(definition, (str, Mapping)):
+            what = "custom validators and normalizers are" if isinstance(definition, Mapping) else "this alias is"
+            raise NotImplementedError(
+                f"add({schema!r}, …): {what} not supported; uts58 links http, https, ftp, ws, wss "
+                "(add them as aliases of 'http:') and mailto"
+            )
+        else:
+            raise TypeError(f"definition must be a str, a dict or None, not {type(definition).__name__}")
+        self._changed()
+        return self
+
+    def adopt(self, other: Any) -> Linkify:
+        """Take over what was set on a linkify-it-py object (``md.linkify``
+        before :func:`plugin`): options, TLDs and schemas that differ from
+        linkify-it-py's defaults, through :meth:`set`, :meth:`tlds` and
+        :meth:`add` (so unsupported ones raise).  Chainable."""
+        opts = getattr(other, "_opts", None)
+        if isinstance(opts, Mapping):
+            defaults = {"fuzzy_link": True, "fuzzy_email": True, "fuzzy_ip": False, "---": False}
+            changed = {k: v for k, v in opts.items() if k in defaults and v != defaults[k]}
+            if changed:
+                self.set(changed)
+        tlds = getattr(other, "_tlds", None)
+        if isinstance(tlds, list):
+            if getattr(other, "_tlds_replaced", False):
+                self.tlds(tlds)
+            else:
+                extra = [t for t in tlds if t not in _linkify_it_tlds(other)]
+                if extra:
+                    self.tlds(extra, keep_old=True)
+        schemas = getattr(other, "_schemas", None)
+        if isinstance(schemas, Mapping):
+            for schema, definition in schemas.items():
+                if not _default_schema(other, schema, definition):
+                    self.add(schema, definition)
+        return self
 
 
-def plugin(md: Any, policy: Policy | None = None, **find_options: Any) -> None:
+def _linkify_it_tlds(other: Any) -> list[str]:
+    """linkify-it-py's default TLDs (its ``tlds(…, keep_old=True)`` extends
+    the instance's ``tlds_default`` list itself: a new instance has them)."""
+    try:
+        return list(type(other)().tlds_default)
+    except Exception:  # another class with linkify-it-py's attributes
+        return "biz|com|edu|gov|net|org|pro|web|xxx|aero|asia|coop|info|museum|name|shop|рф".split("|")
+
+
+def _default_schema(other: Any, schema: str, definition: Any) -> bool:
+    """Is this one of linkify-it-py's own schemas, as it comes?"""
+    aliases = {"https:": "http:", "ftp:": "http:"}
+    validators = {"http:": "_validate_http", "//": "_validate_double_slash", "mailto:": "_validate_mailto"}
+    if schema in aliases:
+        return bool(definition == aliases[schema])
+    if schema in validators and isinstance(definition, Mapping) and set(definition) == {"validate"}:
+        func = getattr(definition["validate"], "__func__", None)
+        return func is not None and func is getattr(type(other), validators[schema], None)
+    return False
+
+
+# --------------------------------------------------------------------------
+# markdown-it rules
+
+
+class _Context:
+    """Raw HTML seen before a position of the inline parse, for the inline
+    rule: the blocks before the paragraph being parsed (markdown-it parses
+    them in order), then its own ``html_inline`` tokens so far.  Each token
+    is looked at once."""
+
+    __slots__ = ("blocks", "done", "index", "paragraph", "raw", "scanned", "tokens")
+
+    def __init__(self, blocks: list[Any]) -> None:
+        self.blocks = blocks
+        self.index = {id(b.children): k for k, b in enumerate(blocks) if b.type == "inline"}
+        self.done = 0  # blocks before this one are in `raw`
+        self.raw = RawHtml()
+        self.tokens: list[Any] | None = None  # the paragraph being parsed
+        self.paragraph = RawHtml()  # its state, after `scanned` of its tokens
+        self.scanned = 0
+
+    def linkable(self, tokens: list[Any]) -> bool:
+        if tokens is not self.tokens:
+            k = self.index.get(id(tokens), -1)
+            if k < self.done:  # not a paragraph (an image's description): the current state
+                return self.paragraph.linkable
+            for block in self.blocks[self.done : k]:
+                if block.type == "html_block":
+                    self.raw.feed(block.content)
+                elif block.type == "inline":
+                    for child in block.children or ():
+                        if child.type == "html_inline":
+                            self.raw.feed(child.content)
+            self.done = k
+            self.tokens, self.paragraph, self.scanned = tokens, self.raw.copy(), 0
+        if len(tokens) < self.scanned:  # tokens taken back: look again
+            self.paragraph, self.scanned = self.raw.copy(), 0
+        for token in tokens[self.scanned :]:
+            if token.type == "html_inline":
+                self.paragraph.feed(token.content)
+        self.scanned = len(tokens)
+        return self.paragraph.linkable
+
+
+def _context_rule(state: Any) -> None:
+    """Core rule before ``inline``: the raw HTML context of the inline rule."""
+    if isinstance(state.md.linkify, Linkify) and state.md.options.linkify:
+        for block in state.tokens:
+            if block.type == "inline" and block.children is None:
+                block.children = []  # as the inline rule does, so that the list is known now
+        state.env[_CONTEXT] = _Context(state.tokens)
+
+
+def _inline_rule(state: Any, silent: bool) -> bool:
+    """markdown-it's inline ``linkify`` rule: a link with a scheme at the
+    ``://`` under ``state.pos``, looked up in the scan of ``state.src``."""
+    md = state.md
+    linkify = md.linkify
+    if not isinstance(linkify, Linkify):
+        from markdown_it.rules_inline.linkify import linkify as markdown_it_rule
+
+        return bool(markdown_it_rule(state, silent))
+    if not md.options.linkify or state.linkLevel > 0 or state.env.get(_NO_INLINE):
+        return False
+    pos = state.pos
+    src = state.src
+    if pos + 3 > state.posMax or not src.startswith("://", pos):
+        return False
+    link = linkify._found(src).at_colon.get(pos)
+    if link is None:
+        return False
+    context = state.env.get(_CONTEXT)
+    if context is not None and not context.linkable(state.tokens):
+        return False  # inside <textarea>, <code>, a comment…: the core rule would not link it
+    # The scheme must be the end of the pending text, a word of its own (as
+    # markdown-it's rule asks: "site.http://…" is left to the core rule).
+    k = pos - link.start
+    pending = state.pending
+    if len(pending) < k or pending[len(pending) - k :] != src[link.start : pos]:
+        return False
+    if len(pending) > k and pending[len(pending) - k - 1] in _SCHEME_CHARS:
+        return False
+    url, href = link.text, link.href
+    if url.endswith("*"):  # markdown-it: a '*' at the end is emphasis, not URL
+        url = href = url.rstrip("*")
+    end = link.start + len(url)
+    if end > state.posMax:
+        return False
+    full_url = md.normalizeLink(href)
+    if not md.validateLink(full_url):
+        return False
+    if not silent:
+        state.pending = pending[: len(pending) - k]
+        token = state.push("link_open", "a", 1)
+        token.attrs = {"href": full_url}
+        token.markup = "linkify"
+        token.info = "auto"
+        token.meta = {**(token.meta or {}), _SOURCE: src[link.start : end]}
+        token = state.push("text", "", 0)
+        token.content = linkify._text(md.normalizeLinkText(url))
+        token = state.push("link_close", "a", -1)
+        token.markup = "linkify"
+        token.info = "auto"
+    state.pos = end
+    return True
+
+
+def _core_rule(state: Any) -> None:
+    """markdown-it's core ``linkify`` rule: links in text tokens, one pass
+    over the document's tokens in order (raw HTML followed as it goes)."""
+    md = state.md
+    linkify = md.linkify
+    if not isinstance(linkify, Linkify):
+        from markdown_it.rules_core.linkify import linkify as markdown_it_rule
+
+        markdown_it_rule(state)
+        return
+    state.env.pop(_CONTEXT, None)
+    if not md.options.linkify:
+        return
+    raw = RawHtml()
+    for block in state.tokens:
+        if block.type == "html_block":
+            raw.feed(block.content)
+        elif block.type == "inline" and block.children:
+            children = _link_children(state, linkify, block.children, raw)
+            if children is not None:
+                block.children = children
+
+
+def _link_children(state: Any, linkify: Linkify, tokens: list[Any], raw: RawHtml) -> list[Any] | None:
+    """The children of an inline token with the links of their text tokens
+    (None when nothing changes)."""
+    out: list[Any] = []
+    changed = False
+    depth = 0  # open links of the Markdown itself
+    i, n = 0, len(tokens)
+    while i < n:
+        token = tokens[i]
+        kind = token.type
+        if kind == "link_open":
+            source = (token.meta or {}).get(_SOURCE) if token.markup == "linkify" else None
+            if source is not None and (depth or not raw.linkable) and i + 2 < n and tokens[i + 2].type == "link_close":
+                # A link of the inline rule where raw HTML allows none: its text again.
+                out += _unlink(state, source, token.level)
+                changed = True
+                i += 3
+                continue
+            depth += 1
+        elif kind == "link_close":
+            depth = max(0, depth - 1)
+        elif kind == "html_inline":
+            raw.feed(token.content)
+        elif kind == "text" and not depth and raw.linkable and linkify.pretest(token.content):
+            nodes = _link_text(state, linkify, token, tokens[i - 1] if i else None)
+            if nodes is not None:
+                out += nodes
+                changed = True
+                i += 1
+                continue
+        out.append(token)
+        i += 1
+    return out if changed else None
+
+
+def _unlink(state: Any, source: str, level: int) -> list[Any]:
+    """The tokens of ``source`` parsed without the inline linkify rule."""
+    env = state.env
+    tokens: list[Any] = []
+    env[_NO_INLINE] = True
+    try:
+        state.md.inline.parse(source, state.md, env, tokens)
+    finally:
+        del env[_NO_INLINE]
+    for token in tokens:
+        token.level += level
+    return tokens
+
+
+def _link_text(state: Any, linkify: Linkify, token: Any, before: Any) -> list[Any] | None:
+    """A text token split into text and links (None: no link), as
+    markdown-it's core rule does."""
+    md = state.md
+    text = token.content
+    matches = linkify._found(text).matches
+    # markdown-it: no link right after an escape ("http\://x.com" stays text).
+    if matches and matches[0].index == 0 and before is not None and before.type == "text_special":
+        matches = matches[1:]
+    if not matches:
+        return None
+    make = type(token)
+    level = token.level
+    nodes: list[Any] = []
+    last = 0
+    for match in matches:
+        full_url = md.normalizeLink(match.url)
+        if not md.validateLink(full_url):
+            continue
+        url_text = match.text
+        if not match.schema:
+            url_text = md.normalizeLinkText("http://" + url_text)
+            url_text = url_text[7:] if url_text.startswith("http://") else url_text
+        elif match.schema == "mailto:" and url_text[:7].lower() == "mailto:":
+            url_text = md.normalizeLinkText("mailto:" + url_text)
+            url_text = url_text[7:] if url_text.startswith("mailto:") else url_text
+        else:
+            url_text = md.normalizeLinkText(url_text)
+        if match.index > last:
+            nodes.append(_token(make, "text", "", 0, level, content=text[last : match.index]))
+        link_open = _token(make, "link_open", "a", 1, level, markup="linkify", info="auto")
+        link_open.attrs = {"href": full_url}
+        link_open.meta = {_SOURCE: match.raw}
+        nodes.append(link_open)
+        nodes.append(_token(make, "text", "", 0, level + 1, content=linkify._text(url_text)))
+        nodes.append(_token(make, "link_close", "a", -1, level, markup="linkify", info="auto"))
+        last = match.last_index
+    if not nodes:
+        return None
+    if last < len(text):
+        nodes.append(_token(make, "text", "", 0, level, content=text[last:]))
+    return nodes
+
+
+def _token(make: Any, kind: str, tag: str, nesting: int, level: int, **fields: str) -> Any:
+    token = make(kind, tag, nesting)
+    token.level = level
+    for name, value in fields.items():
+        setattr(token, name, value)
+    return token
+
+
+# --------------------------------------------------------------------------
+
+
+def plugin(md: Any, policy: Policy | None = None, **options: Any) -> None:
     """``md.use(uts58.markdown_it.plugin)``: make ``linkify`` use uts58.
-    Enable linkify as usual: ``MarkdownIt(..., {"linkify": True}).enable("linkify")``."""
-    md.linkify = Linkify(policy, **find_options)
+    Enable linkify as usual: ``MarkdownIt(..., {"linkify": True}).enable("linkify")``.
+
+    ``options`` are those of :class:`Linkify`.  What was set on the
+    linkify-it-py object in ``md.linkify`` (``md.linkify.set(…)``,
+    ``.tlds(…)``, ``.add(…)``) is kept (:meth:`Linkify.adopt`)."""
+    linkify = Linkify(policy, **options)
+    old = getattr(md, "linkify", None)
+    if old is not None and not isinstance(old, Linkify):
+        linkify.adopt(old)
+    md.linkify = linkify
+    md.core.ruler.at("linkify", _core_rule)
+    if "uts58_context" not in md.core.ruler.get_all_rules():
+        md.core.ruler.before("inline", "uts58_context", _context_rule)
+    try:
+        md.inline.ruler.at("linkify", _inline_rule)
+    except KeyError:
+        pass  # markdown-it-py before 3.0 has no inline linkify rule
 
 
-def use(md: Any, policy: Policy | None = None, **find_options: Any) -> Any:
+def use(md: Any, policy: Policy | None = None, **options: Any) -> Any:
     """Same as :func:`plugin`, returning ``md`` for chaining."""
-    plugin(md, policy, **find_options)
+    plugin(md, policy, **options)
     return md
