@@ -23,6 +23,7 @@ from typing import Any
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
 from ._checks import check_str
+from ._htmlcost import parse_cost
 from .detection import Link
 from .hosts import LABEL_SEPARATORS
 from .linkifier import Callback, linkify
@@ -67,39 +68,26 @@ _NOSCRIPT = re.compile(r"(?i)<noscript")
 # otherwise), lone surrogates (not encodable: lexbor drops them), and a
 # character reference to CR (lexbor makes it LF; the DOM keeps CR, which no
 # serialization can reproduce), and a "<!" or "--!" cut by the end of input
-# (lexbor fills that comment with the text before it).
-_UNFAITHFUL = re.compile(r"[\x00\ud800-\udfff]|&#(?:0*13(?![0-9])|[xX]0*[dD](?![0-9a-fA-F]))|(?:<!|--!)\Z")
+# (lexbor fills that comment with the text before it); <image> (lexbor drops
+# it in tables, browsers make it <img>) and <search> (special in lexbor, not
+# in Chromium 156).  Foreign content and templates, anywhere, even inside a
+# skipped element: see _UNVERIFIABLE.
+_UNFAITHFUL = re.compile(
+    r"[\x00\ud800-\udfff]|&#(?:0*13(?![0-9])|[xX]0*[dD](?![0-9a-fA-F]))|(?:<!|--!)\Z"
+    r"|(?i:<(?:svg|math|template|image|search)(?=[\t\n\f\r />]|\Z))"
+)
 # Elements whose subtree the round-trip check cannot vouch for: the
 # serialization does not show namespaces, so a foreign-content namespace
 # flip (the <mglyph> mutation XSS) would pass unseen; lexbor's template
 # contents differ from browsers' (html5lib-tests template.dat).
 _UNVERIFIABLE = frozenset({"svg", "math", "template"})
-# lexbor walks its stack of open elements for many tokens (a <div> or <li>
-# start tag, an end tag of an element that is not open), so deep nesting
-# costs depth² (40,000 nested <div>: 3 s; <li>: 10 s; <span> then </i>: as
-# much).  Browsers cap the depth of the tree at 512 (Chromium), so a
-# fragment nested deeper is not one a page shows as written: it comes back
-# unchanged, unparsed (D40).  The depth is estimated from the tags alone.
+# HTML5 parsing is not linear on hostile input (deep stacks, reconstructed
+# formatting elements, many attributes: _htmlcost), and browsers cap the
+# depth of the tree at 512 (Chromium): a fragment whose bound exceeds either
+# comes back unchanged, unparsed (D40).
 MAX_DEPTH = 512
-_TAG = re.compile(r"<(/?)([A-Za-z][^\s/>\x00]*)")
-_VOID = frozenset(
-    "area base basefont bgsound br col embed frame hr image img input keygen link meta param source track wbr".split()
-)
-# Start tags that close an open element of the same kind first.
-_SIBLINGS = {
-    "li": ("li", "p"),
-    "dd": ("dd", "dt", "p"),
-    "dt": ("dd", "dt", "p"),
-    "p": ("p",),
-    "option": ("option",),
-    "optgroup": ("option", "optgroup"),
-    "tr": ("tr", "td", "th"),
-    "td": ("td", "th"),
-    "th": ("td", "th"),
-    "rb": ("rb", "rt", "rp"),
-    "rt": ("rb", "rt", "rp"),
-    "rp": ("rb", "rt", "rp"),
-}
+_WORK_PER_CHARACTER = 64
+_WORK_FLOOR = 1 << 16
 # Without events, lexbor does not run its per-insertion callbacks (which
 # made <select> with many <option>s quadratic).
 _OPTIONS = LexborDocumentOptions.WO_EVENTS
@@ -150,7 +138,8 @@ def linkify_html(
     context = context.lower()
     if context in skip or not _MAY_LINK.search(fragment) or _UNFAITHFUL.search(fragment):
         return fragment
-    if _nesting_depth(fragment) > MAX_DEPTH:
+    cost = parse_cost(fragment)
+    if cost is None or cost.depth > MAX_DEPTH or cost.work > _WORK_FLOOR + _WORK_PER_CHARACTER * len(fragment):
         return fragment
     try:
         tree = LexborHTMLParser(fragment, is_fragment=True, fragment_tag=context, scripting=True, options=_OPTIONS)
@@ -198,35 +187,6 @@ def linkify_html(
 def _reserialize(html: str, context: str, *, scripting: bool) -> str:
     tree = LexborHTMLParser(html, is_fragment=True, fragment_tag=context, scripting=scripting, options=_OPTIONS)
     return tree.html or ""
-
-
-def _nesting_depth(fragment: str) -> int:
-    """How deep the fragment nests elements, from its tags alone (one pass:
-    an end tag closes up to its element if that is open, a start tag of
-    li, dd, dt, p, option, tr, td, ... first closes the open ones it would
-    close on top; void elements open nothing)."""
-    stack: list[str] = []
-    open_count: dict[str, int] = {}
-    deepest = 0
-    for m in _TAG.finditer(fragment):
-        name = m.group(2).lower()
-        if m.group(1):
-            if open_count.get(name):
-                while stack:
-                    top = stack.pop()
-                    open_count[top] -= 1
-                    if top == name:
-                        break
-            continue
-        if name in _VOID:
-            continue
-        closes = _SIBLINGS.get(name, ())
-        while stack and stack[-1] in closes:
-            open_count[stack.pop()] -= 1
-        stack.append(name)
-        open_count[name] = open_count.get(name, 0) + 1
-        deepest = max(deepest, len(stack))
-    return deepest
 
 
 def _tag_name(tag: object) -> str:

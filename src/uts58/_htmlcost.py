@@ -1,0 +1,248 @@
+"""An upper bound of what an HTML5 parser does with a fragment, in one pass.
+
+HTML5 tree construction is not linear on hostile input: for many tokens the
+parser walks its stack of open elements (40,000 nested ``<div>`` cost lexbor
+3 s), reconstructs the active formatting elements that are no longer open
+(``<p><b id=1>t</p><p><b id=2>t</p>…``: quadratic time *and* a quadratic
+DOM, in every conformant parser), and compares attributes pairwise.
+:func:`parse_cost` follows the tokenizer exactly (comments, bogus comments,
+tags and their attribute quoting, raw text) and the tree builder loosely,
+so that its stack is never shallower and its list of formatting elements
+never shorter than the parser's, and returns the deepest stack and the sum,
+over the tokens, of the work they may cause.  :func:`uts58.linkify_html`
+leaves a fragment alone when that exceeds a budget linear in its length
+(docs/decisions.md D40).  Foreign content (svg, math) is not modelled: the
+caller never parses it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+__all__ = ["Cost", "parse_cost"]
+
+_SPACE = "\t\n\f\r "
+# One construct at a "<" (or the text before the next "<").
+_COMMENT = re.compile(r"<!--(?:-?>|[\s\S]*?(?:--!?>|\Z))")
+_BOGUS = re.compile(r"<(?:[!?]|/(?=[^A-Za-z>]))[^>]*>?")
+# A tag as the tokenizer reads it: the name, then attributes whose names may
+# hold quotes and start with "=", values quoted (to the same quote or the
+# end of input) or not (to white space or ">"); "/" separates.
+_TAG = re.compile(
+    r"<(/?)([A-Za-z][^\t\n\f\r />]*)"
+    r"((?:[\t\n\f\r /]+"
+    r"|[^\t\n\f\r />][^\t\n\f\r /=>]*"
+    r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*(?:"|\Z)|'[^']*(?:'|\Z)|[^\t\n\f\r >]*))?"""
+    r")*)(>|\Z)"
+)
+_ATTRIBUTE = re.compile(
+    r"""[^\t\n\f\r />][^\t\n\f\r /=>]*(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*(?:"|\Z)|'[^']*(?:'|\Z)|[^\t\n\f\r >]*))?"""
+)
+_RAW_TEXT = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "textarea", "title"})
+_VOID = frozenset(
+    "area base basefont bgsound br col embed frame hr image img input keygen link meta param source track wbr".split()
+)
+_FORMATTING = frozenset("a b big code em font i nobr s small strike strong tt u".split())
+_SPECIAL = frozenset(
+    """address applet area article aside base basefont bgsound blockquote body br button caption center col
+    colgroup dd details dir div dl dt embed fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6
+    head header hgroup hr html iframe img input keygen li link listing main marquee menu meta nav noembed noframes
+    noscript object ol p param plaintext pre script search section select source style summary table tbody td
+    template textarea tfoot th thead title tr track ul wbr xmp""".split()
+)
+# Elements an end tag of a special element does not look past (the scopes of
+# the standard, together: more boundaries mean fewer pops, a deeper model).
+_BOUNDARIES = frozenset("applet caption html table td th marquee object template button ol ul select".split())
+_MARKERS = frozenset("applet object marquee td th caption template".split())
+# Start tags that first close the open element on top if it is one of these.
+_SIBLINGS = {
+    "li": ("li", "p"),
+    "dd": ("dd", "dt", "p"),
+    "dt": ("dd", "dt", "p"),
+    "p": ("p",),
+    "option": ("option",),
+    "optgroup": ("option", "optgroup"),
+    "tr": ("tr", "td", "th"),
+    "td": ("td", "th"),
+    "th": ("td", "th"),
+    "rb": ("rb", "rt", "rp"),
+    "rt": ("rb", "rt", "rp"),
+    "rp": ("rb", "rt", "rp"),
+}
+_SECTIONS = ("tbody", "thead", "tfoot")
+
+
+def _implied(name: str, top: str) -> tuple[str, ...]:
+    """The elements the parser inserts itself before ``name`` when ``top``
+    is the open element on top (tbody and tr before a cell of a table)."""
+    if name in ("td", "th"):
+        return () if top == "tr" else ("tr",) if top in _SECTIONS else ("tbody", "tr")
+    if name == "tr":
+        return () if top in _SECTIONS else ("tbody",)
+    if name == "col":
+        return () if top == "colgroup" else ("colgroup",)
+    return ()
+
+
+class Cost(NamedTuple):
+    depth: int  # the deepest the stack of open elements may get (with reconstructed formatting elements)
+    work: int  # the stack and list entries the tokens may touch, summed
+
+
+class _Model:
+    """The stack of open elements and the list of active formatting
+    elements, with per-name indices so that every step is O(1) amortized."""
+
+    def __init__(self) -> None:
+        self.stack: list[str] = []
+        self.where: dict[str, list[int]] = {}  # name -> its indices in the stack
+        self.last_special: list[int] = []  # per stack entry: index of the topmost special at or below it
+        self.last_boundary: list[int] = []
+        self.af: list[str | None] = []  # active formatting elements (None: removed)
+        self.af_open: list[bool] = []  # whether each is still on the stack
+        self.af_where: dict[str, list[int]] = {}
+        self.af_closed = 0  # live entries no longer on the stack: what reconstruction clones
+        self.af_index: list[int] = []  # per stack entry: its entry in the list, or -1
+        self.af_at: list[int] = []  # per stack entry: the list's length when it was pushed
+        self.depth = 0
+
+    def push(self, name: str) -> None:
+        i = len(self.stack)
+        self.stack.append(name)
+        self.where.setdefault(name, []).append(i)
+        below_s = self.last_special[-1] if self.last_special else -1
+        below_b = self.last_boundary[-1] if self.last_boundary else -1
+        self.last_special.append(i if name in _SPECIAL else below_s)
+        self.last_boundary.append(i if name in _BOUNDARIES else below_b)
+        self.af_at.append(len(self.af))
+        if name in _FORMATTING:
+            self.af_index.append(len(self.af))
+            self.af_where.setdefault(name, []).append(len(self.af))
+            self.af.append(name)
+            self.af_open.append(True)
+        else:
+            self.af_index.append(-1)
+        # Reconstruction pushes clones of the formatting elements that are
+        # no longer open.
+        self.depth = max(self.depth, i + 1 + self.af_closed)
+
+    def pop(self) -> None:
+        name = self.stack.pop()
+        self.where[name].pop()
+        self.last_special.pop()
+        self.last_boundary.pop()
+        at = self.af_at.pop()
+        k = self.af_index.pop()
+        if 0 <= k < len(self.af) and self.af[k] is not None and self.af_open[k]:
+            self.af_open[k] = False
+            self.af_closed += 1
+        if name in _MARKERS:
+            self._truncate_af(at)
+
+    def pop_to(self, index: int) -> None:
+        while len(self.stack) > index:
+            self.pop()
+
+    def _truncate_af(self, length: int) -> None:
+        while len(self.af) > length:
+            name = self.af.pop()
+            was_open = self.af_open.pop()
+            if name is not None:
+                self.af_where[name].pop()
+                self.af_closed -= not was_open
+
+    def remove_af(self, name: str) -> None:
+        indices = self.af_where.get(name)
+        if indices:
+            k = indices.pop()
+            self.af[k] = None
+            self.af_closed -= not self.af_open[k]
+
+    def end_tag(self, name: str) -> None:
+        indices = self.where.get(name)
+        top = indices[-1] if indices else -1
+        if name in _FORMATTING:
+            in_scope = top >= 0 and self.last_boundary[-1] <= top
+            if top < 0 or in_scope:
+                self.remove_af(name)
+            # A special element above it stays open (the adoption agency
+            # moves it, with a clone of the formatting element): pop only
+            # when nothing special is above.
+            if in_scope and self.last_special[-1] < top:
+                self.pop_to(top)
+            return
+        if top < 0:
+            return
+        if name == "form":
+            if top == len(self.stack) - 1:
+                self.pop()
+            return
+        if name in _SPECIAL:
+            if self.last_boundary[-1] <= top:
+                self.pop_to(top)
+        elif self.last_special[-1] < top:
+            self.pop_to(top)
+
+    def start_tag(self, name: str) -> None:
+        closes = _SIBLINGS.get(name, ())
+        while self.stack and self.stack[-1] in closes:
+            self.pop()
+        for parent in _implied(name, self.stack[-1] if self.stack else ""):
+            self.push(parent)
+        if name not in _VOID:
+            self.push(name)
+
+
+def parse_cost(fragment: str) -> Cost | None:
+    """The bound of the module docstring; None where script data could
+    hold escaped ``<!--`` states (the end of a script is then not a plain
+    search), which the caller treats as too costly.
+
+    >>> parse_cost("<p>a <b>b</b></p>").depth
+    2
+    >>> parse_cost("<div>" * 600).depth
+    600
+    """
+    model = _Model()
+    work = 0
+    i, n = 0, len(fragment)
+    while i < n:
+        j = fragment.find("<", i)
+        if j < 0:
+            j = n
+        if j > i:  # a run of text: one reconstruction of the formatting elements
+            work += len(model.stack) + model.af_closed
+        if j >= n:
+            break
+        if fragment.startswith("<!--", j):
+            m = _COMMENT.match(fragment, j)
+        else:
+            m = _TAG.match(fragment, j) or _BOGUS.match(fragment, j)
+        if m is None:  # "<" that starts nothing: text
+            i = j + 1
+            continue
+        i = m.end()
+        if m.re is not _TAG:
+            continue
+        end, name, attributes = m.group(1), m.group(2).lower(), m.group(3)
+        if m.group(4) == "":  # cut by the end of input: the tag is dropped
+            break
+        work += len(model.stack) + model.af_closed
+        if end:
+            model.end_tag(name)
+            continue
+        count = sum(1 for _ in _ATTRIBUTE.finditer(attributes))
+        work += count * count  # duplicate attributes are found pairwise
+        model.start_tag(name)
+        if name == "plaintext":
+            break
+        if name in _RAW_TEXT:
+            close = re.compile(r"</" + name + r"(?=[\t\n\f\r />])", re.IGNORECASE).search(fragment, i)
+            body = fragment[i : n if close is None else close.start()]
+            if name == "script" and ("<!" in body or body.endswith("<")):
+                return None
+            if close is None:
+                break
+            i = close.start()
+    return Cost(model.depth, work)
