@@ -393,3 +393,15 @@ def test_anchor_pattern_finds_only_linkify_anchors() -> None:
         "a <a href='x'>b</a> &amp; &lt; \"'> "
         '<a href="https://example.com/&amp;lt;%3C" title="&lt;/a&gt;&lt;a&gt;">example.com/&amp;lt;&lt;</a>" c'
     )
+
+
+def test_mapping_attrs_follow_the_compact_rule() -> None:
+    # A review found that a mapping argument let `onclick` through while the
+    # compact string refused it.
+    from uts58.templates import django_filter, linkify_filter
+
+    for name in ("onclick", "OnLoad", "href", "style"):
+        with pytest.raises(ValueError, match="attrs"):
+            django_filter("x.com", {"attrs": {name: "alert(1)"}})
+        with pytest.raises(ValueError, match="attrs"):
+            linkify_filter("x.com", attrs={name: "alert(1)"})

@@ -117,6 +117,10 @@ def _options(
     if attrs is not None and not isinstance(attrs, Mapping):
         raise TypeError(f"attrs must be a mapping, not {type(attrs).__name__}")
     extra = dict(attrs or {})
+    for name in extra:
+        # The same rule as the compact Django argument, whichever way attrs come.
+        if isinstance(name, str) and (name.lower().startswith("on") or name.lower() in ("href", "style")):
+            raise ValueError(f"attrs: {name!r} is not an attribute the filter may set")
     for name, value in (("rel", rel), ("target", target)):
         if value is None:
             continue
