@@ -18,6 +18,7 @@ from typing import Any
 import html5lib
 import markdown
 import pytest
+from counting import Scans, count_scans
 from html5dom import corpus, iter_elements, justhtml_dom, without_marked_links
 from hypothesis import given
 from hypothesis import strategies as st
@@ -363,24 +364,10 @@ def test_python_markdown_and_markdown_it_agree_on_plain_paragraphs() -> None:
 # Bounded work
 
 
-class Scans:
-    def __init__(self) -> None:
-        self.calls = 0
-        self.chars = 0
-
-
 @pytest.fixture
 def scans(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scans]:
-    counts = Scans()
-    real = uts58.python_markdown.find_links
-
-    def counting(text: str, **options: Any) -> Any:
-        counts.calls += 1
-        counts.chars += len(text)
-        return real(text, **options)
-
-    monkeypatch.setattr(uts58.python_markdown, "find_links", counting)
-    yield counts
+    """Count the scans of uts58.find_links made by the adapter, and their length."""
+    yield count_scans(monkeypatch, uts58.python_markdown)
 
 
 def hostile(n: int) -> dict[str, str]:

@@ -207,6 +207,22 @@ class Link:
         return href, display
 
 
+def check_options(*, urls: object, emails: object, require_scheme: object, schemes: object) -> frozenset[str]:
+    """The detection options checked (TypeError naming the argument, ValueError
+    for a scheme uts58 does not link); the schemes, lower-cased."""
+    for name, flag in (("urls", urls), ("emails", emails), ("require_scheme", require_scheme)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
+    if isinstance(schemes, str) or not isinstance(schemes, Iterable):
+        raise TypeError(f"schemes must be an iterable of str, not {type(schemes).__name__}")
+    wanted = frozenset(check_str(s, "schemes[]").lower() for s in schemes)
+    if not wanted <= SPECIAL_SCHEMES:
+        raise ValueError(
+            f"schemes: {sorted(wanted - SPECIAL_SCHEMES)} not supported; choose from {sorted(SPECIAL_SCHEMES)}"
+        )
+    return wanted
+
+
 def find_links(
     text: str,
     *,
@@ -233,16 +249,7 @@ def find_links(
     ['アルベルト@example.com', 'https://ja.wikipedia.org/wiki/日本']
     """
     check_str(text, "text")
-    for name, flag in (("urls", urls), ("emails", emails), ("require_scheme", require_scheme)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
-    if isinstance(schemes, str) or not isinstance(schemes, Iterable):
-        raise TypeError(f"schemes must be an iterable of str, not {type(schemes).__name__}")
-    wanted = frozenset(check_str(s, "schemes[]").lower() for s in schemes)
-    if not wanted <= SPECIAL_SCHEMES:
-        raise ValueError(
-            f"schemes: {sorted(wanted - SPECIAL_SCHEMES)} not supported; choose from {sorted(SPECIAL_SCHEMES)}"
-        )
+    wanted = check_options(urls=urls, emails=emails, require_scheme=require_scheme, schemes=schemes)
     tlds = default_tlds() if known_tlds is None else normalize_tlds(known_tlds)
     props = link_properties(unicode_version)
     scanner = _Scanner(text, props, domain_rules(tlds, props.version), wanted, require_scheme)

@@ -35,7 +35,7 @@ from typing import Any
 
 from ._checks import check_str
 from ._rawhtml import RawHtml
-from .detection import DEFAULT_SCHEMES, Link, find_links
+from .detection import DEFAULT_SCHEMES, Link, check_options, find_links
 from .escaping import SPECIAL_SCHEMES
 from .hosts import LABEL_SEPARATORS, default_tlds, normalize_tlds
 from .migration import LinkifyItMatch
@@ -107,16 +107,7 @@ class Linkify:
         emails: bool = True,
         unicode_version: str = DEFAULT_UNICODE_VERSION,
     ) -> None:
-        for name, flag in (("require_scheme", require_scheme), ("urls", urls), ("emails", emails)):
-            if not isinstance(flag, bool):
-                raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
-        if isinstance(schemes, str) or not isinstance(schemes, Iterable):
-            raise TypeError(f"schemes must be an iterable of str, not {type(schemes).__name__}")
-        wanted = frozenset(check_str(s, "schemes[]").lower() for s in schemes)
-        if not wanted <= SPECIAL_SCHEMES:
-            raise ValueError(
-                f"schemes: {sorted(wanted - SPECIAL_SCHEMES)} not supported; choose from {sorted(SPECIAL_SCHEMES)}"
-            )
+        wanted = check_options(urls=urls, emails=emails, require_scheme=require_scheme, schemes=schemes)
         self._policy = Policy.default() if policy is None else policy
         if not isinstance(self._policy, Policy):
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
