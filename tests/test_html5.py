@@ -410,6 +410,8 @@ def test_foreign_raw_text_names_are_not_serialized(tag: str) -> None:
         "".join(f"<p><b id={k}>t</p>" for k in range(2000)) + " x.com",
         "<p " + " ".join(f"a{i}=x.com" for i in range(5000)) + "> y.com",
         "<table><td>" * 300 + " x.com",
+        # Parsed again with scripting off, where <noscript> holds markup.
+        "a.com <noscript>" + "<div>" * 20_000 + "</noscript>",
     ],
 )
 def test_review_findings_come_back_unchanged(fragment: str) -> None:

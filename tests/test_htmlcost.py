@@ -71,6 +71,11 @@ def test_model_on_the_corpora() -> None:
         lambda n: "".join(f"<p><b id={k}>t</p>" for k in range(n)),  # formatting elements reconstructed
         lambda n: "<p " + " ".join(f"a{i}=x" for i in range(n)) + ">",  # attributes compared pairwise
         lambda n: "<ul><li>" * n,
+        # A second review: attributes merged into the root <html>, Noah's
+        # Ark comparing long attribute lists, reconstruction copying them.
+        lambda n: "".join("<html " + " ".join(f"a{k * 50 + j}" for j in range(50)) + ">" for k in range(n // 50)),
+        lambda n: "".join("<b " + " ".join(f"a{j}" for j in range(n // 100)) + f" z={i}>" for i in range(100)),
+        lambda n: "<p>" + "<b " + " ".join(f"a{j}" for j in range(n // 10)) + "><i>x</p>" + "<p>y</p>" * n,
     ],
 )
 def test_hostile_shapes_grow_faster_than_their_length(shape: object) -> None:
@@ -93,6 +98,11 @@ def test_hostile_shapes_grow_faster_than_their_length(shape: object) -> None:
         lambda n: "<dl>" + "<dt>a<dd><i>b</i>" * n + "</dl>",
         lambda n: "<p>a<p>b<div>c</div>" * n,
         lambda n: '<a href="x">y</a> <img src=z alt="a b c"> ' * n,
+        # Ordinary HTML a review found refused: cells with paragraphs, a
+        # <font> left open in each paragraph, bold labels in cells.
+        lambda n: "<table>" + "<tr><td><p>row ex.com<td><p>b" * n + "</table>",
+        lambda n: '<p><font face="Arial" size="2">text a.com</p>' * n,
+        lambda n: "<table>" + "<tr><td><b>Item</b>: x.com<td><b>x" * n + "</table>",
     ],
 )
 def test_ordinary_shapes_cost_linear_work(shape: object) -> None:
@@ -101,6 +111,13 @@ def test_ordinary_shapes_cost_linear_work(shape: object) -> None:
         text = make(n)  # type: ignore[operator]
         cost = parse_cost(text)
         assert cost is not None and cost.depth < 10 and cost.work < 4 * len(text)
+
+
+def test_noscript_is_markup_with_scripting_off() -> None:
+    fragment = "<noscript>" + "<div>" * 1000 + "</noscript>"
+    on, off = parse_cost(fragment), parse_cost(fragment, scripting=False)
+    assert on is not None and off is not None
+    assert on.depth == 1 and off.depth >= 1000
 
 
 def test_script_data_escapes_are_not_modelled() -> None:

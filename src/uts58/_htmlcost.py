@@ -54,6 +54,12 @@ _SPECIAL = frozenset(
 # Elements an end tag of a special element does not look past (the scopes of
 # the standard, together: more boundaries mean fewer pops, a deeper model).
 _BOUNDARIES = frozenset("applet caption html table td th marquee object template button ol ul select".split())
+# Start tags that close a p element in button scope (table is left out: in
+# quirks mode it does not).
+_CLOSES_P = frozenset(
+    """address article aside blockquote center details dialog dir div dl fieldset figcaption figure footer form
+    h1 h2 h3 h4 h5 h6 header hgroup hr listing main menu nav ol p plaintext pre search section summary ul xmp""".split()
+)
 _MARKERS = frozenset("applet object marquee td th caption template".split())
 # Start tags that first close the open element on top if it is one of these.
 _SIBLINGS = {
@@ -103,11 +109,17 @@ class _Model:
         self.af_open: list[bool] = []  # whether each is still on the stack
         self.af_where: dict[str, list[int]] = {}
         self.af_closed = 0  # live entries no longer on the stack: what reconstruction clones
+        self.af_attrs: list[int] = []  # attributes of each entry (reconstruction copies them)
+        self.af_closed_attrs = 0
+        self.af_keys: dict[tuple[str, str], list[int]] = {}  # identical entries (Noah's Ark)
+        self.af_live: dict[str, int] = {}  # live entries by name
+        self.af_key: list[tuple[str, str]] = []
+        self.markers: list[int] = []  # the list's length at each marker
         self.af_index: list[int] = []  # per stack entry: its entry in the list, or -1
         self.af_at: list[int] = []  # per stack entry: the list's length when it was pushed
         self.depth = 0
 
-    def push(self, name: str) -> None:
+    def push(self, name: str, attributes: tuple[int, str] = (0, "")) -> None:
         i = len(self.stack)
         self.stack.append(name)
         self.where.setdefault(name, []).append(i)
@@ -117,12 +129,27 @@ class _Model:
         self.last_boundary.append(i if name in _BOUNDARIES else below_b)
         self.af_at.append(len(self.af))
         if name in _FORMATTING:
+            # Noah's Ark: a fourth identical entry since the last marker
+            # removes the earliest (the key is the attributes as written,
+            # stricter than the parser's: never more removals than it makes).
+            key = (name, attributes[1])
+            same = self.af_keys.setdefault(key, [])
+            marker = self.markers[-1] if self.markers else 0
+            live = [k for k in same[-3:] if k >= marker and self.af[k] is not None]
+            if len(live) >= 3:
+                self._remove_af_at(live[0])
             self.af_index.append(len(self.af))
             self.af_where.setdefault(name, []).append(len(self.af))
+            self.af_live[name] = self.af_live.get(name, 0) + 1
+            same.append(len(self.af))
+            self.af_key.append(key)
             self.af.append(name)
             self.af_open.append(True)
+            self.af_attrs.append(attributes[0])
         else:
             self.af_index.append(-1)
+        if name in _MARKERS:
+            self.markers.append(len(self.af))
         # Reconstruction pushes clones of the formatting elements that are
         # no longer open.
         self.depth = max(self.depth, i + 1 + self.af_closed)
@@ -137,7 +164,10 @@ class _Model:
         if 0 <= k < len(self.af) and self.af[k] is not None and self.af_open[k]:
             self.af_open[k] = False
             self.af_closed += 1
+            self.af_closed_attrs += self.af_attrs[k]
         if name in _MARKERS:
+            if self.markers:
+                self.markers.pop()
             self._truncate_af(at)
 
     def pop_to(self, index: int) -> None:
@@ -146,18 +176,33 @@ class _Model:
 
     def _truncate_af(self, length: int) -> None:
         while len(self.af) > length:
-            name = self.af.pop()
-            was_open = self.af_open.pop()
+            k = len(self.af) - 1
+            name = self.af[k]
             if name is not None:
-                self.af_where[name].pop()
-                self.af_closed -= not was_open
+                self._remove_af_at(k)
+            indices = self.af_where.get(self.af_key[k][0])
+            if indices and indices[-1] == k:
+                indices.pop()
+            self.af.pop()
+            self.af_open.pop()
+            self.af_attrs.pop()
+            self.af_keys[self.af_key.pop()].pop()
 
     def remove_af(self, name: str) -> None:
         indices = self.af_where.get(name)
+        while indices and self.af[indices[-1]] is None:
+            indices.pop()  # removed earlier by Noah's Ark (lazily dropped here)
         if indices:
-            k = indices.pop()
-            self.af[k] = None
-            self.af_closed -= not self.af_open[k]
+            self._remove_af_at(indices.pop())
+
+    def _remove_af_at(self, k: int) -> None:
+        name = self.af[k]
+        assert name is not None
+        self.af_live[name] -= 1
+        self.af[k] = None
+        if not self.af_open[k]:
+            self.af_closed -= 1
+            self.af_closed_attrs -= self.af_attrs[k]
 
     def end_tag(self, name: str) -> None:
         indices = self.where.get(name)
@@ -184,17 +229,32 @@ class _Model:
         elif self.last_special[-1] < top:
             self.pop_to(top)
 
-    def start_tag(self, name: str) -> None:
+    def _topmost(self, *names: str) -> int:
+        return max((self.where[n][-1] for n in names if self.where.get(n)), default=-1)
+
+    def start_tag(self, name: str, attributes: tuple[int, str]) -> None:
         closes = _SIBLINGS.get(name, ())
         while self.stack and self.stack[-1] in closes:
             self.pop()
+        if name in ("td", "th", "tr"):
+            # A cell or row start closes the open cell (row) up to its table.
+            cell = self._topmost("td", "th") if name != "tr" else self._topmost("tr")
+            table = self._topmost("table")
+            if cell > table >= 0:  # (outside a table the tag is ignored)
+                self.pop_to(cell)
+        elif name in _CLOSES_P:
+            p = self._topmost("p")
+            if p >= 0 and self.last_boundary[-1] < p:  # a p in button scope is closed
+                self.pop_to(p)
+        elif name in ("a", "nobr") and self.af_live.get(name):
+            self.end_tag(name)  # the open one is closed first (adoption agency)
         for parent in _implied(name, self.stack[-1] if self.stack else ""):
             self.push(parent)
         if name not in _VOID:
-            self.push(name)
+            self.push(name, attributes)
 
 
-def parse_cost(fragment: str) -> Cost | None:
+def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
     """The bound of the module docstring; None where script data could
     hold escaped ``<!--`` states (the end of a script is then not a plain
     search), which the caller treats as too costly.
@@ -206,13 +266,15 @@ def parse_cost(fragment: str) -> Cost | None:
     """
     model = _Model()
     work = 0
+    merged = {"html": 0, "body": 0}  # attributes added to the root elements so far
+    raw_text = _RAW_TEXT if scripting else _RAW_TEXT - {"noscript"}
     i, n = 0, len(fragment)
     while i < n:
         j = fragment.find("<", i)
         if j < 0:
             j = n
         if j > i:  # a run of text: one reconstruction of the formatting elements
-            work += len(model.stack) + model.af_closed
+            work += len(model.stack) + model.af_closed + model.af_closed_attrs
         if j >= n:
             break
         if fragment.startswith("<!--", j):
@@ -228,16 +290,22 @@ def parse_cost(fragment: str) -> Cost | None:
         end, name, attributes = m.group(1), m.group(2).lower(), m.group(3)
         if m.group(4) == "":  # cut by the end of input: the tag is dropped
             break
-        work += len(model.stack) + model.af_closed
+        work += len(model.stack) + model.af_closed + model.af_closed_attrs
         if end:
             model.end_tag(name)
             continue
-        count = sum(1 for _ in _ATTRIBUTE.finditer(attributes))
+        found = [a.group() for a in _ATTRIBUTE.finditer(attributes)]
+        count = len(found)
         work += count * count  # duplicate attributes are found pairwise
-        model.start_tag(name)
+        if name in merged:  # <html>, <body> in body: merged into the root element, looked up one by one
+            work += count * merged[name]
+            merged[name] += count
+        if name in _FORMATTING:  # Noah's Ark compares it with each entry of its name, attribute by attribute
+            work += model.af_live.get(name, 0) * (count * count + 1)
+        model.start_tag(name, (count, " ".join(sorted(found))))
         if name == "plaintext":
             break
-        if name in _RAW_TEXT:
+        if name in raw_text:
             close = re.compile(r"</" + name + r"(?=[\t\n\f\r />])", re.IGNORECASE).search(fragment, i)
             body = fragment[i : n if close is None else close.start()]
             if name == "script" and ("<!" in body or body.endswith("<")):

@@ -138,9 +138,11 @@ def linkify_html(
     context = context.lower()
     if context in skip or not _MAY_LINK.search(fragment) or _UNFAITHFUL.search(fragment):
         return fragment
-    cost = parse_cost(fragment)
-    if cost is None or cost.depth > MAX_DEPTH or cost.work > _WORK_FLOOR + _WORK_PER_CHARACTER * len(fragment):
-        return fragment
+    # With a <noscript>, the fragment is parsed with scripting off too (below).
+    for scripting in (True, False) if _NOSCRIPT.search(fragment) else (True,):
+        cost = parse_cost(fragment, scripting=scripting)
+        if cost is None or cost.depth > MAX_DEPTH or cost.work > _WORK_FLOOR + _WORK_PER_CHARACTER * len(fragment):
+            return fragment
     try:
         tree = LexborHTMLParser(fragment, is_fragment=True, fragment_tag=context, scripting=True, options=_OPTIONS)
     except ValueError:
