@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import uts58.html5
 from uts58 import Policy, linkify, linkify_html
+from uts58._rawhtml import RAW_TEXT, SKIPPED
 from uts58.html5 import ALWAYS_SKIPPED, DEFAULT_SKIP_TAGS
 
 MARK = "data-uts58-test"  # marks the links linkify_html adds, so the checks can take them out again
@@ -283,6 +284,9 @@ def test_skipped_elements() -> None:
         '<code><a href="https://x.com/">x.com</a></code><a>y.com</a>'
     )
     assert "a" in ALWAYS_SKIPPED and "code" not in ALWAYS_SKIPPED
+    others = {"plaintext", "a", "template", "svg", "math", "select", "option", "optgroup", "datalist"}
+    assert ALWAYS_SKIPPED == RAW_TEXT | others
+    assert SKIPPED <= DEFAULT_SKIP_TAGS  # the Markdown adapters skip no less
 
 
 def test_context() -> None:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ._rawhtml import RAW_TEXT, raw_end
+
 __all__ = ["Cost", "parse_cost"]
 
 _SPACE = "\t\n\f\r "
@@ -39,7 +41,6 @@ _TAG = re.compile(
 _ATTRIBUTE = re.compile(
     r"""[^\t\n\f\r />][^\t\n\f\r /=>]*(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*(?:"|\Z)|'[^']*(?:'|\Z)|[^\t\n\f\r >]*))?"""
 )
-_RAW_TEXT = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "textarea", "title"})
 _VOID = frozenset(
     "area base basefont bgsound br col embed frame hr image img input keygen link meta param source track wbr".split()
 )
@@ -267,7 +268,7 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
     model = _Model()
     work = 0
     merged = {"html": 0, "body": 0}  # attributes added to the root elements so far
-    raw_text = _RAW_TEXT if scripting else _RAW_TEXT - {"noscript"}
+    raw_text = RAW_TEXT if scripting else RAW_TEXT - {"noscript"}
     i, n = 0, len(fragment)
     while i < n:
         j = fragment.find("<", i)
@@ -306,7 +307,7 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
         if name == "plaintext":
             break
         if name in raw_text:
-            close = re.compile(r"</" + name + r"(?=[\t\n\f\r />])", re.IGNORECASE).search(fragment, i)
+            close = raw_end(name).search(fragment, i)
             body = fragment[i : n if close is None else close.start()]
             if name == "script" and ("<!" in body or body.endswith("<")):
                 return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["RAW_TEXT", "SKIPPED", "RawHtml"]
+__all__ = ["RAW_TEXT", "SKIPPED", "RawHtml", "raw_end"]
 
 # Elements whose content is not markup (RAWTEXT, RCDATA, script data):
 # linked text would be shown as its HTML source.
@@ -38,7 +38,7 @@ _SPACE = "\t\n\f\r "
 
 
 @cache
-def _raw_end(name: str) -> re.Pattern[str]:
+def raw_end(name: str) -> re.Pattern[str]:
     return re.compile("</" + re.escape(name) + r"(?=[\t\n\f\r />])", re.IGNORECASE)
 
 
@@ -84,7 +84,7 @@ class RawHtml:
         i, n = 0, len(html)
         while i < n and self.mode != _DEAD:
             if self.mode == _RAW:
-                m = _raw_end(self.raw_name).search(html, i)
+                m = raw_end(self.raw_name).search(html, i)
                 data = html[i : len(html) if m is None else m.start()]
                 if self.raw_name == "script" and ("<!" in data or data.endswith("<")):
                     # Script data has escaped states where "</script>" ends

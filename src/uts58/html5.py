@@ -24,6 +24,7 @@ from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNod
 
 from ._checks import check_str
 from ._htmlcost import parse_cost
+from ._rawhtml import RAW_TEXT
 from .detection import Link
 from .hosts import LABEL_SEPARATORS
 from .linkifier import Callback, linkify
@@ -36,30 +37,10 @@ __all__ = ["ALWAYS_SKIPPED", "DEFAULT_SKIP_TAGS", "linkify_html"]
 # are not in the document; foreign content (svg, math), where `a` is another
 # element and HTML parsing rules differ; select and its parts, where what the
 # parser accepts has changed (the 2025 customizable <select>).
-ALWAYS_SKIPPED = frozenset(
-    {
-        "a",
-        "script",
-        "style",
-        "xmp",
-        "iframe",
-        "noembed",
-        "noframes",
-        "noscript",
-        "plaintext",
-        "textarea",
-        "title",
-        "template",
-        "svg",
-        "math",
-        "select",
-        "option",
-        "optgroup",
-        "datalist",
-    }
-)
+ALWAYS_SKIPPED = RAW_TEXT | {"plaintext", "a", "template", "svg", "math", "select", "option", "optgroup", "datalist"}
 # Skipped by default, on top of ALWAYS_SKIPPED: code, and buttons (a link
-# inside interactive content is invalid HTML).
+# inside interactive content is invalid HTML).  The Markdown adapters skip
+# the same elements (uts58._rawhtml.SKIPPED).
 DEFAULT_SKIP_TAGS = ALWAYS_SKIPPED | {"pre", "code", "button"}
 
 _NOSCRIPT = re.compile(r"(?i)<noscript")
@@ -71,16 +52,15 @@ _NOSCRIPT = re.compile(r"(?i)<noscript")
 # (lexbor fills that comment with the text before it); <image> (lexbor drops
 # it in tables, browsers make it <img>) and <search> (special in lexbor, not
 # in Chromium 156).  Foreign content and templates, anywhere, even inside a
-# skipped element: see _UNVERIFIABLE.
+# skipped element: the round trip cannot vouch for them, as a serialization
+# does not show namespaces (a foreign-content namespace flip, the <mglyph>
+# mutation XSS, would pass unseen; lexbor also writes the text of
+# <svg><style> unescaped), and lexbor's template contents differ from
+# browsers' (html5lib-tests template.dat).
 _UNFAITHFUL = re.compile(
     r"[\x00\ud800-\udfff]|&#(?:0*13(?![0-9])|[xX]0*[dD](?![0-9a-fA-F]))|(?:<!|--!)\Z"
     r"|(?i:<(?:svg|math|template|image|search)(?=[\t\n\f\r />]|\Z))"
 )
-# Elements whose subtree the round-trip check cannot vouch for: the
-# serialization does not show namespaces, so a foreign-content namespace
-# flip (the <mglyph> mutation XSS) would pass unseen; lexbor's template
-# contents differ from browsers' (html5lib-tests template.dat).
-_UNVERIFIABLE = frozenset({"svg", "math", "template"})
 # HTML5 parsing is not linear on hostile input (deep stacks, reconstructed
 # formatting elements, many attributes: _htmlcost), and browsers cap the
 # depth of the tree at 512 (Chromium): a fragment whose bound exceeds either
@@ -138,8 +118,11 @@ def linkify_html(
     context = context.lower()
     if context in skip or not _MAY_LINK.search(fragment) or _UNFAITHFUL.search(fragment):
         return fragment
-    # With a <noscript>, the fragment is parsed with scripting off too (below).
-    for scripting in (True, False) if _NOSCRIPT.search(fragment) else (True,):
+    # Consumers that parse with scripting off (sanitizers: html5ever/nh3,
+    # html5lib) read <noscript> content as markup, browsers as text: a
+    # fragment with one is checked in both readings.
+    noscript = _NOSCRIPT.search(fragment) is not None
+    for scripting in (True, False) if noscript else (True,):
         cost = parse_cost(fragment, scripting=scripting)
         if cost is None or cost.depth > MAX_DEPTH or cost.work > _WORK_FLOOR + _WORK_PER_CHARACTER * len(fragment):
             return fragment
@@ -147,16 +130,10 @@ def linkify_html(
         tree = LexborHTMLParser(fragment, is_fragment=True, fragment_tag=context, scripting=True, options=_OPTIONS)
     except ValueError:
         raise ValueError(f"context: the HTML parser does not know the element {context!r}") from None
-    # Consumers that parse with scripting off (sanitizers: html5ever/nh3,
-    # html5lib) read <noscript> content as markup, browsers as text: a
-    # fragment with one is linked only if both readings serialize alike.
-    noscript = _NOSCRIPT.search(fragment) is not None
+    # With a <noscript>, linked only if both readings serialize alike.
     before = (tree.html or "") if noscript else ""
-    nodes = _text_nodes(tree.root, skip)
-    if nodes is None:
-        return fragment
     changed = False
-    for node in nodes:
+    for node in _text_nodes(tree.root, skip):
         text = node.text_content
         if not text or not _MAY_LINK.search(text):
             continue
@@ -217,21 +194,16 @@ def _converter(link_text: str, callback: Callback | None, options: dict[str, Any
     return convert
 
 
-def _text_nodes(first: LexborNode | None, skip: set[str]) -> list[LexborNode] | None:
+def _text_nodes(first: LexborNode | None, skip: set[str]) -> list[LexborNode]:
     """The text nodes of the fragment that are not inside a skipped element,
-    in document order (an iterative walk: depth costs no stack); None if
-    the fragment holds an element of :data:`_UNVERIFIABLE`."""
+    in document order (an iterative walk: depth costs no stack)."""
     found: list[LexborNode] = []
     node = first
     depth = 0
     while node is not None:
         if node.is_text_node:
             found.append(node)
-        elif not node.is_element_node:
-            pass
-        elif (tag := node.tag or "") in _UNVERIFIABLE:
-            return None
-        elif tag not in skip:
+        elif node.is_element_node and (node.tag or "") not in skip:
             child = node.first_child
             if child is not None:
                 node = child
