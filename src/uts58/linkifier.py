@@ -19,7 +19,7 @@ from ._compiled import speedups
 from .detection import DEFAULT_SCHEMES, Link, find_links
 from .markdown_text import escape_text, markdown_link
 from .properties import DEFAULT_UNICODE_VERSION
-from .security import Policy, _check, adjust_cjk_start, escape_bidi_controls
+from .security import Policy, admitted, escape_bidi_controls
 
 __all__ = ["Callback", "linkify"]
 
@@ -116,10 +116,8 @@ def linkify(
         )
     )
     for link in links:
-        found: Link | None = link
-        if policy.cjk_boundary:
-            found = adjust_cjk_start(text, link, policy=policy)
-        if found is None or found.start < last or _check(found, policy):
+        found = admitted(text, link, policy)
+        if found is None or found.start < last:
             continue
         anchor = _anchor(found, extra, extra_attrs, callback, policy, format)
         if anchor is None:
@@ -135,6 +133,27 @@ def linkify(
         for i in range(0, n + 1, 2):
             out[i] = escape_text(out[i], starts_line=i == 0, ends_line=i == n)
     return "".join(out)
+
+
+def apply_callback(
+    callback: Callback, link: Link, href: str, attrs: Mapping[str, str], text: str
+) -> tuple[str, dict[str, str], str] | None:
+    """What ``callback(link, attrs)`` makes of a link (D28): its href,
+    attributes and text (``"_text"``), or None to leave the link as text, as
+    also when an attribute name is not a plain name or is an ``on…``
+    handler, or the href is not http(s), ftp, ws(s) or mailto or holds
+    controls or spaces (a serialized URL never does)."""
+    changed = callback(link, {"href": href, **attrs, "_text": text})
+    if changed is None:
+        return None
+    result = {str(k): str(v) for k, v in changed.items()}
+    href = result.pop("href", "")
+    text = result.pop("_text", text)
+    if any(not _ATTR_NAME.match(name) or name.lower().startswith("on") for name in result):
+        return None
+    if not _SAFE_HREF.match(href) or _CONTROL_OR_SPACE.search(href):
+        return None
+    return href, result, text
 
 
 def _keep(s: str) -> str:
@@ -160,21 +179,11 @@ def _anchor(
     href = link.href
     extra_html = extra_attrs
     if callback is not None:
-        changed = callback(link, {"href": href, **extra, "_text": display})
-        if changed is None:
+        result = apply_callback(callback, link, href, extra, display)
+        if result is None:
             return None
-        attrs = {str(k): str(v) for k, v in changed.items()}
-        href = attrs.pop("href", "")
-        display = attrs.pop("_text", display)
-        # What an attribute may hold after a callback: names are checked
-        # (values are escaped below).
-        if any(not _ATTR_NAME.match(name) or name.lower().startswith("on") for name in attrs):
-            return None
+        href, attrs, display = result
         extra_html = _attributes(attrs)
-        # Only the schemes a link may have pass; a serialized URL never holds
-        # controls or spaces.  (Detection's own hrefs are such URLs already.)
-        if not _SAFE_HREF.match(href) or _CONTROL_OR_SPACE.search(href):
-            return None
     if format == "markdown":
         return markdown_link(display, href)  # attributes have no Markdown form
     return '<a href="' + _escape_html(href) + '"' + extra_html + ">" + html.escape(display, quote=False) + "</a>"

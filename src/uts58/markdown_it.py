@@ -40,7 +40,7 @@ from .escaping import SPECIAL_SCHEMES
 from .hosts import LABEL_SEPARATORS, default_tlds, normalize_tlds
 from .migration import LinkifyItMatch
 from .properties import DEFAULT_UNICODE_VERSION
-from .security import Policy, _check, adjust_cjk_start, escape_bidi_controls
+from .security import Policy, admitted, escape_bidi_controls
 
 __all__ = ["Linkify", "plugin", "use"]
 
@@ -152,8 +152,8 @@ class Linkify:
         ):
             if link.kind == "email" and link.scheme is None and not self._fuzzy_email:
                 continue
-            found = adjust_cjk_start(text, link, policy=policy) if policy.cjk_boundary else link
-            if found is None or found.start < last or _check(found, policy):
+            found = admitted(text, link, policy)
+            if found is None or found.start < last:
                 continue
             links.append(found)
             last = found.end

@@ -44,9 +44,9 @@ from ._checks import check_str
 from ._rawhtml import RAW_TEXT, SKIPPED, RawHtml
 from .detection import DEFAULT_SCHEMES, Link, find_links
 from .hosts import LABEL_SEPARATORS
-from .linkifier import _ATTR_NAME, _CONTROL_OR_SPACE, _SAFE_HREF, Callback, linkify
+from .linkifier import Callback, apply_callback, linkify
 from .properties import DEFAULT_UNICODE_VERSION
-from .security import Policy, _check, adjust_cjk_start, escape_bidi_controls
+from .security import Policy, admitted, escape_bidi_controls
 
 __all__ = ["LinkifyExtension", "LinkifyTreeprocessor", "makeExtension"]
 
@@ -212,8 +212,8 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         done = 0  # in the view
         done_source = 0
         for link in found:
-            candidate = adjust_cjk_start(view, link, policy=policy) if policy.cjk_boundary else link
-            if candidate is None or candidate.start < done or _check(candidate, policy):
+            candidate = admitted(view, link, policy)
+            if candidate is None or candidate.start < done:
                 continue
             start, end = candidate.start, candidate.end
             if to_source is not None:
@@ -248,17 +248,10 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         href = link.href
         attrs = self.attrs
         if self.callback is not None:
-            changed = self.callback(link, {"href": href, **attrs, "_text": shown})
-            if changed is None:
+            result = apply_callback(self.callback, link, href, attrs, shown)
+            if result is None:
                 return None
-            attrs = {str(k): str(v) for k, v in changed.items()}
-            href = attrs.pop("href", "")
-            new_text = attrs.pop("_text", shown)
-            # As linkify: checked names, and only the schemes a link may have.
-            if any(not _ATTR_NAME.match(name) or name.lower().startswith("on") for name in attrs):
-                return None
-            if not _SAFE_HREF.match(href) or _CONTROL_OR_SPACE.search(href):
-                return None
+            href, attrs, new_text = result
             if new_text != shown:
                 text = _tree_value(new_text)
         element = etree.Element("a", {"href": _tree_value(href)})

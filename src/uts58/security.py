@@ -363,3 +363,11 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
         unicode_version=policy.unicode_version,
         tlds=tlds,
     )
+
+
+def admitted(text: str, link: Link, policy: Policy) -> Link | None:
+    """``link`` as the policy lets it be linked in ``text`` (its start moved by
+    the §8 CJK boundary adjustment when that is on), or None when a check
+    fails: the one filter of linkify and the Markdown adapters."""
+    found = adjust_cjk_start(text, link, policy=policy) if policy.cjk_boundary else link
+    return None if found is None or _check(found, policy) else found
