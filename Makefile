@@ -36,6 +36,8 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
+	$(BIN)/python bench/realtext.py build --install
+	$(BIN)/python bench/precision.py setup || echo "JS peers not installed: their rows say why"
 	$(BIN)/python bench/run.py --write
 
 # Fuzzing: atheris on each target for FUZZ_SECONDS, then the Hypothesis

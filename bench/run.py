@@ -10,6 +10,9 @@ tests; each row says its target and whether this run met it.
   time per MB must stay flat, i.e. doubling the size at most doubles the
   time (ratio <= 2.3 per doubling);
 * find_email_start on long local-parts and on runs of '@';
+* precision and recall on real text (bench/precision.py, a corpus built by
+  bench/realtext.py and the hand-judged samples of bench/precision/), with
+  linkify-it-py, linkify-it and Autolinker (Node) on the same lines;
 * find_links on multilingual prose of 1 to 64 MB (time per MB must stay
   flat: ≤ 1.3× the 1 MB figure), on hostile inputs (≤ 3× the time per MB of
   prose), and its memory beyond the input (must not grow with the input).
@@ -34,6 +37,7 @@ from pathlib import Path
 import corpus
 import peers
 from adapters import bench_adapters, bench_linkify_html
+from precision import bench_precision as precision_rows
 from timing import best_of, doubling
 
 import uts58
@@ -270,6 +274,13 @@ def bench_linkify() -> tuple[list[str], bool]:
     ], met
 
 
+def bench_precision() -> tuple[list[str], bool]:
+    """Precision and recall on real text (bench/precision.py): uts58 beside
+    linkify-it-py, linkify-it and Autolinker, on the hand-judged samples."""
+    rows = precision_rows()
+    return rows, not any("NOT MET" in row for row in rows)
+
+
 def main() -> int:
     header = (
         f"uts58 {uts58.__version__}, Python {platform.python_version()}, {platform.machine()}, {platform.platform()}"
@@ -288,6 +299,7 @@ def main() -> int:
         bench_linkify_html,
         bench_adapters,
         bench_peers,
+        bench_precision,
     )
     for section in sections:
         result = section()

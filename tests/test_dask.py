@@ -68,5 +68,5 @@ def test_errors_are_raised_before_the_cluster_runs() -> None:
     with pytest.raises(KeyError, match="nope"):
         add_link_columns(ddf, "nope")
     with pytest.raises(ValueError, match="schemes"):
-        add_link_columns(ddf, "body", schemes={"gopher"})
+        add_link_columns(ddf, "body", schemes={"javascript"})
     assert link_records(float("nan")) == [] and link_records(None) == []

@@ -31,13 +31,14 @@ def texts(text: str, **options: object) -> list[str]:
         ("詳細はhttps://example.com/a を", ["https://example.com/a"]),  # scheme after CJK
         ("x:https://example.com", ["https://example.com"]),
         ("site.https://example.com", ["https://example.com"]),
-        # another scheme: its host is not linked
-        ("ftp://example.com/x", []),
+        ("ftp://example.com/x", ["ftp://example.com/x"]),  # on by default (D19)
+        # another scheme: nothing of it is linked (D53)
+        ("ws://example.com/x", []),
         ("xhttp://example.com/x", []),
         ("file://example.com/x", []),
         ("javascript://example.com/%0Aalert(1)", []),
-        # "://" without a scheme: the domain is found without one
-        ("see ://example.com", ["example.com"]),
+        # "://" without a scheme: a domain glued to "/" is not one (D51)
+        ("see ://example.com", []),
     ],
 )
 def test_schemes(text: str, expected: list[str]) -> None:
@@ -50,8 +51,10 @@ def test_configurable_schemes() -> None:
         "wss://example.com/y",
     ]
     assert texts("http://example.com/x", schemes={"https"}) == []
-    with pytest.raises(ValueError, match="not supported"):
-        list(find_links("x", schemes={"gopher"}))
+    with pytest.raises(ValueError, match="never linked"):
+        list(find_links("x", schemes={"https", "JavaScript"}))
+    with pytest.raises(ValueError, match="not URL schemes"):
+        list(find_links("x", schemes={"1abc"}))
 
 
 def test_scheme_attribute() -> None:
@@ -124,9 +127,10 @@ def test_label_length_limits() -> None:
 
 
 def test_characters_outside_labels_bound_the_domain() -> None:
-    assert texts("exa_mple.com") == ["mple.com"]
     assert texts("«example.com»") == ["example.com"]
-    assert texts("see:example.com") == ["example.com"]
+    # D51: a name glued to an identifier or path character is not a domain
+    assert texts("exa_mple.com") == []
+    assert texts("see:example.com") == []
 
 
 def test_known_tlds() -> None:
@@ -399,3 +403,169 @@ def test_link_forms_equal_the_public_formatters() -> None:
             else:
                 assert (link.href, link.display) == _format_url(link.text, props)
     assert seen["url"] > 300 and seen["email"] > 20
+
+
+# ------------------------------------------- initiation on real text (D51–D55)
+# Lines quoted from Debian's documentation, changelogs and manual pages
+# (bench/realtext.py builds the corpus they come from).
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # D51: a scheme-less name glued to a path or identifier character
+        ("  * debian/testsuite-xfail-debian.mk: Update.", []),
+        ("session required pam_unix.so", []),
+        ("see /lib/ld.so and ~/.bashrc", []),
+        ("\t* src/Makefile.am (shell_does_substrings): Subs", []),
+        ("Fix :attr:`~ipaddress.IPv4Address.is_private` properties", []),
+        ("  * Use WantedBy=multi-user.target in e2scrub_reap.service.", []),
+        ("  * d/*.links.in: Remove dangling symlinks", []),
+        ("Berkeley DB Perl module Foo::Bar.pm", []),
+        ("Graham Barr <gbarr@.ti.com>", []),
+        # ... nor one that runs on into an identifier
+        ("\tdo not use stat.st_mtime of a non-regular file", []),
+        ("git config user.name=Jane", []),
+        # what stays a link: openers, quotes, spaces, sentence punctuation
+        ("(see debian.org)", ["debian.org"]),
+        ("«example.com» „bücher.de“ 'lists.debian.org'", ["example.com", "bücher.de", "lists.debian.org"]),
+        ("Homepage: https://www.gnu.org/software/tar/", ["https://www.gnu.org/software/tar/"]),
+        ("请访问example.com了解", ["请访问example.com"]),
+    ],
+)
+def test_no_domain_inside_a_path_or_identifier(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # D53: a URL of a scheme that is not enabled is left alone whole
+        ("wget ftp://hniksic:mypassword@unix.example.com/.emacs", []),
+        ("  cvs -d :pserver:anoncvs@sources.redhat.com:/cvs/src", []),
+        ("cvs://:pserver:anoncvs@sources.redhat.com:/cvs/src", []),
+        ("ssh://git@github.com/org/repo.git", []),
+        ("svn://svn.example.org/repo/trunk/program.pl?x=1 done", []),
+        ("sip:alice@example.com", []),
+        ("xhttp://example.com/a/b.com", []),
+        # ... and a special scheme with userinfo too (D20), path included
+        ("http://john@example.com/x/y.org", []),
+        # D55: scp and git targets, Message-IDs
+        ("$ scp foo username@remote.host.example.com:foo", []),
+        (" $ git clone git@salsa.debian.org:debian/debian-reference.git", []),
+        ("    Message-ID: <54574397.4060000@DemoRecorder.com>", []),
+        ("In-Reply-To: <CAHp8n2n+Q@mail.gmail.com>", []),
+        # what stays an email address
+        (" -- Jane Doe <jane@debian.org>  Mon, 01 Jan 2024", ["jane@debian.org"]),
+        ("write to jane@example.com: she knows", ["jane@example.com"]),
+        ("mailto:jane@example.com", ["mailto:jane@example.com"]),
+        ("See john.doe@example.com:1234/forum", ["john.doe@example.com"]),  # (LinkDetectionTest)
+    ],
+)
+def test_scheme_like_tokens_are_left_alone_whole(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # D22: an ideographic full stop between CJK text and an ASCII label ends a clause
+        ("Texinfo マニュアルとしてメンテナンスされています。info と", []),
+        ("完了しました。example.comをご覧ください", ["example.com"]),
+        ("访问 example.com。我爱你", ["example.com"]),
+        ("访问 https://example.com。我爱你", ["https://example.com"]),
+        ("回复 jane@example.com。我爱你", ["jane@example.com"]),
+        # a domain whose labels are all CJK keeps its ideographic full stops
+        ("普遍适用测试。我爱你", ["普遍适用测试。我爱你"]),
+    ],
+)
+def test_ideographic_full_stop_ends_a_clause(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+def test_schemes_all_or_nothing() -> None:
+    text = "tel:+1-555-0100, magnet:?xt=urn:btih:c12fe1&dn=x ssh://git@github.com/org/r.git xmpp:romeo@montague.net"
+    on = {"http", "https", "tel", "magnet", "ssh", "xmpp"}
+    found = list(find_links(text, schemes=on))
+    assert [link.text for link in found] == [
+        "tel:+1-555-0100",
+        "magnet:?xt=urn:btih:c12fe1&dn=x",
+        "ssh://git@github.com/org/r.git",
+        "xmpp:romeo@montague.net",
+    ]
+    assert [link.scheme for link in found] == ["tel", "magnet", "ssh", "xmpp"]
+    # non-special URLs: parsed by the WHATWG parser as such, shown as written
+    import ada_url
+
+    assert [link.href for link in found] == [ada_url.URL(link.text).href for link in found]
+    assert all(link.display == link.text for link in found)
+    # not enabled: nothing of them is linked, not the email, not the host
+    assert texts(text) == []
+    # a password is never linked, whatever the scheme
+    assert texts("ssh://git:pw@github.com/x", schemes={"ssh"}) == []
+    for bad in ("javascript", "DATA", "vbscript", "file"):
+        with pytest.raises(ValueError, match="never linked"):
+            find_links("x", schemes={"https", bad})
+
+
+def test_explicit_scheme_accepts_any_tld_syntax() -> None:
+    # D52: the scheme is the evidence; without it the TLD must be known
+    assert texts("https://foo.hotel/x foo.hotel", known_tlds={"com"}) == ["https://foo.hotel/x"]
+    assert texts("http://www.foo.dom/cgi-bin/program.pl?VAR1=VAL1") == [
+        "http://www.foo.dom/cgi-bin/program.pl?VAR1=VAL1"
+    ]
+    assert texts("http://printer.lan/ printer.lan") == ["http://printer.lan/"]
+    # still a domain: no digits-only TLD, no bare public suffix, no unlisted IDN TLD
+    assert texts("http://example.123/ http://co.uk/ https://example.com了解") == ["https://example.com"]
+
+
+@pytest.mark.parametrize(
+    ("option", "text", "expected"),
+    [
+        ("bare_ipv4", "see 192.168.0.1:8080/x, 10.0.0.1/admin or 1.2.3.4 ", ["192.168.0.1:8080/x", "10.0.0.1/admin"]),
+        ("bare_ipv4", "010.0.0.1/x 256.1.1.1:80 1.2.3.4.5/x", []),
+        ("bare_localhost", "run localhost:8000/docs then (localhost:3000)", ["localhost:8000/docs", "localhost:3000"]),
+        ("bare_localhost", "localhost or localhost: or x_localhost:80", []),
+        (
+            "single_label_hosts",
+            "http://intranet/wiki and https://nas:5001 and intranet/wiki",
+            [
+                "http://intranet/wiki",
+                "https://nas:5001",
+            ],
+        ),
+    ],
+)
+def test_opt_in_hosts(option: str, text: str, expected: list[str]) -> None:
+    assert texts(text) == []  # off by default
+    found = list(find_links(text, **{option: True}))  # type: ignore[arg-type]
+    assert [link.text for link in found] == expected
+    for link in found:
+        assert link.href.startswith("http")
+        assert link.href == _format_url(link.href, link_properties())[0]
+        if link.scheme is None:
+            assert link.href.startswith("http://")  # localhost and IP addresses: plain http
+
+
+def test_file_extension_tlds_need_evidence() -> None:
+    # D56: names whose TLD is mostly a file extension, unit or field suffix
+    text = "Edit configure.ac, Makefile.in and network.target; see find.info and user.name"
+    assert texts(text) == []
+    # the evidence that makes them links: a scheme, "www.", a path, an "@"
+    assert texts("https://configure.ac www.example.in example.in/x jane@example.pl") == [
+        "https://configure.ac",
+        "www.example.in",
+        "example.in/x",
+        "jane@example.pl",
+    ]
+    # asked for: every TLD of the list, or none of them
+    assert texts(text, file_extensions=()) == [
+        "configure.ac",
+        "Makefile.in",
+        "network.target",
+        "find.info",
+        "user.name",
+    ]
+    assert texts("helpers.py and allegro.pl", file_extensions={".PY"}) == ["allegro.pl"]
+    with pytest.raises(TypeError, match="file_extensions"):
+        find_links("x", file_extensions="py")

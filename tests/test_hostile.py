@@ -194,3 +194,59 @@ print("ok")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize(
+    ("make", "options"),
+    [
+        (lambda n: "tel:" * n, {"schemes": {"tel"}}),  # opaque schemes inside one token
+        (lambda n: "x:%zz" + "tel:" * n, {"schemes": {"tel"}}),  # ... that the URL parser refuses
+        (lambda n: "foo://" * n + "a.com", {}),  # schemes not enabled, passed over whole
+        (lambda n: "http://u@" * n + "a.com/", {}),  # userinfo, passed over whole
+        (lambda n: "sip:a@b.com:" * n, {}),  # emails glued to a scheme, then ":"
+        (lambda n: "谢谢。a.com。" * n, {}),  # ideographic full stops between CJK and ASCII
+        (lambda n: "localhost:1" * n, {"bare_localhost": True}),
+        (lambda n: "1.2.3.4:5/" * n, {"bare_ipv4": True}),
+        (lambda n: "a_b.com " * n, {}),  # glued names
+    ],
+)
+def test_issue_11_rules_stay_linear(
+    monkeypatch: pytest.MonkeyPatch, make: Callable[[int], str], options: dict[str, Any]
+) -> None:
+    """The characters the scanner's steps look at (runs of label characters,
+    pieces of runs, bodies of URLs, what §3.5.1 consumes) grow linearly with
+    the input."""
+    from uts58 import detection
+
+    seen = [0]
+
+    def spans(name: str, width: Callable[..., int]) -> None:
+        original = getattr(_Scanner, name)
+
+        def counted(self: _Scanner, *args: Any) -> Any:
+            result = original(self, *args)
+            seen[0] += width(args, result) + 1
+            return result
+
+        monkeypatch.setattr(_Scanner, name, counted)
+
+    spans("_run_end", lambda args, end: end - args[0])
+    spans("_clauses", lambda args, pieces: args[1] - args[0])
+    spans("_body_end", lambda args, end: end - args[0])
+    original_end = detection._find_link_end
+
+    def link_end(text: str, start: int, props: LinkProperties) -> int:
+        end = original_end(text, start, props)
+        seen[0] += end - start + 1
+        return end
+
+    monkeypatch.setattr(detection, "_find_link_end", link_end)
+
+    def work(n: int) -> int:
+        seen[0] = 0
+        list(uts58.find_links(make(n), **options))
+        return seen[0]
+
+    small, large = work(2000), work(8000)
+    assert large <= 4 * small * 1.2 + 100, (small, large)
+    assert large <= 20 * len(make(8000))

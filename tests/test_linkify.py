@@ -55,7 +55,7 @@ HOSTILE = [
     ('example.com/?q="><img src=x onerror=alert(1)>', 1),
     ("example.com/'onmouseover='alert(1)", 1),
     ("example.com/a&b<c>d\"e'f", 1),
-    ("javascript:alert(1)//example.com", 1),  # only the domain, with https://
+    ("javascript:alert(1)//example.com", 0),  # nothing: the domain is glued to "/" (D51)
     ("JaVaScRiPt:alert(1) java\tscript:alert(1) &#106;avascript:alert(1)", 0),
     ("data:text/html,<script>alert(1)</script> vbscript:msgbox(1)", 0),
     ("example.com/\u202eexe.txt \u2066x@example.com", 2),
@@ -155,3 +155,25 @@ def test_type_errors() -> None:
         linkify_html(b"<p>")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"policy must be a uts58\.Policy"):
         linkify("x", policy="strict")  # type: ignore[arg-type]
+
+
+def test_callback_href_follows_the_enabled_schemes() -> None:
+    """D19: an href a callback returns must have an enabled scheme or mailto;
+    javascript:, data:, vbscript: and file: can never be enabled."""
+
+    def to(href: str):  # type: ignore[no-untyped-def]
+        return lambda link, attrs: {**attrs, "href": href}
+
+    text = "see example.com"
+    assert 'href="ftp://x.example/"' in linkify(text, callback=to("ftp://x.example/"))  # ftp: on by default
+    assert "<a " not in linkify(text, callback=to("ssh://x.example/"))
+    assert 'href="ssh://x.example/"' in linkify(text, callback=to("ssh://x.example/"), schemes={"https", "ssh"})
+    assert 'href="mailto:a@x.example"' in linkify(text, callback=to("mailto:a@x.example"), schemes={"https"})
+    assert "<a " not in linkify(text, callback=to("http://x.example/"), schemes={"https"})
+    for bad in ("javascript:alert(1)", "data:text/html,x", "vbscript:x", "file:///etc/passwd", "//x.example/"):
+        assert "<a " not in linkify(text, callback=to(bad), schemes={"https", "ftp"}), bad
+    with pytest.raises(ValueError, match="never linked"):
+        linkify(text, schemes={"https", "file"})
+    # a scheme the caller named is linked whole, with its WHATWG href
+    out = linkify("magnet:?xt=urn:btih:c12fe1&dn=a+b", schemes={"magnet"})
+    assert out == '<a href="magnet:?xt=urn:btih:c12fe1&amp;dn=a+b">magnet:?xt=urn:btih:c12fe1&amp;dn=a+b</a>'

@@ -181,9 +181,13 @@ def test_tlds_map_to_the_policy() -> None:
 def test_add_maps_schemes() -> None:
     text = "ftp://example.com/f, https://example.com/s, example.org, x@example.com"
     m = md()
+    assert hrefs(m.render(text))[0] == "ftp://example.com/f"  # on by default (D19)
+    m.linkify.add("ftp:", None)
     assert hrefs(m.render(text)) == ["https://example.com/s", "https://example.org/", "mailto:x@example.com"]
     assert m.linkify.add("ftp:", "http:") is m.linkify
     assert hrefs(m.render(text))[0] == "ftp://example.com/f"
+    m.linkify.add("git:", "http:")  # any scheme but javascript:, data:, vbscript:, file:
+    assert hrefs(m.render("git://example.com/r.git")) == ["git://example.com/r.git"]
     m.linkify.add("ftp:", None)
     assert "ftp://example.com/f" not in hrefs(m.render(text))
     m.linkify.add("mailto:", None)
@@ -198,7 +202,7 @@ def test_add_maps_schemes() -> None:
     [
         ("skype:", {"validate": r"^[a-z]+"}, NotImplementedError, "validators"),
         ("@", {"validate": lambda self, text, pos: 0}, NotImplementedError, "validators"),
-        ("git:", "http:", NotImplementedError, "'git:'"),
+        ("javascript:", "http:", ValueError, "never linked"),
         ("//", "http:", NotImplementedError, "'//'"),
         ("ftp:", {"validate": r"^//x"}, NotImplementedError, "'ftp:'"),
         (1, None, TypeError, "schema"),
@@ -231,13 +235,13 @@ def test_options_set_before_use_are_kept() -> None:
 
 def test_linkify_it_defaults_change_nothing() -> None:
     """Only what differs from linkify-it-py's defaults is taken (its default
-    ftp: alias is not: uts58 links http and https by default)."""
+    ftp: alias is uts58's default too)."""
     m = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin)
     plain = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     plain.linkify = Linkify()
     text = "ftp://example.com/f https://example.com example.org x@example.com"
     assert m.render(text) == uts58.markdown_it.use(plain).render(text)
-    assert "ftp://" not in " ".join(hrefs(m.render(text)))
+    assert "ftp://example.com/f" in hrefs(m.render(text))
 
 
 def test_unsupported_options_set_before_use_raise_at_use() -> None:
@@ -254,8 +258,8 @@ def test_unsupported_options_set_before_use_raise_at_use() -> None:
 def test_constructor_arguments_are_checked() -> None:
     with pytest.raises(TypeError, match="require_scheme"):
         Linkify(require_scheme="yes")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="gopher"):
-        Linkify(schemes=["gopher"])
+    with pytest.raises(ValueError, match="javascript"):
+        Linkify(schemes=["javascript"])
     with pytest.raises(TypeError, match="schemes"):
         Linkify(schemes="https")
     with pytest.raises(TypeError, match="policy"):

@@ -197,8 +197,8 @@ def round_trip_errors(
         ("example.com/?a=1&b=2", "[example.com/?a=1&b=2](<https://example.com/?a=1&amp;b=2>)"),
         ("wow!example.com", "wow\\![example.com](<https://example.com/>)"),
         (
-            "# example.com_\n  1. example.org",
-            "\\# [example.com](<https://example.com/>)\\_\n1\\. [example.org](<https://example.org/>)",
+            "# example.com)_\n  1. example.org",
+            "\\# [example.com](<https://example.com/>))\\_\n1\\. [example.org](<https://example.org/>)",
         ),
         ("example.com/a|b[c]%zz", "[example.com/a|b\\[c\\]%zz](<https://example.com/a%7Cb%5Bc%5D%25zz>)"),
     ],
@@ -329,7 +329,7 @@ def test_corpora_round_trip() -> None:
         texts = [text]
         if i % 6 == 0:
             middle = len(text) // 2
-            texts.append(text[:middle] + "example.com/a_(b)?c&d=<e>" + text[middle:])
+            texts.append(text[:middle] + " example.com/a_(b)?c&d=<e>" + text[middle:])
         for source in texts:
             errors, count = round_trip_errors(source)
             if errors:

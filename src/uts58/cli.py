@@ -1,4 +1,4 @@
-"""Command line: ``uts58 detect|linkify|check|format|props|conformance`` (also ``python -m uts58``)."""
+"""Command line: ``uts58 detect|linkify|check|format|props|conformance|tlds`` (also ``python -m uts58``)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from .parallel import DEFAULT_BLOCK, Block, DecodeError, check_utf8, decode, det
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, check_link
 from .stream import _pieces
+from .tlds import TldSource, default_source, load_source
 
 __all__ = ["main"]
 
@@ -298,6 +299,33 @@ def _cmd_conformance(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if failed else 0
 
 
+def _cmd_tlds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    source: TldSource
+    if args.file is None:
+        source = default_source()
+    else:
+        try:
+            if args.file == STDIN:
+                source = load_source(_stdin().read(), name="<stdin>")
+            else:
+                source = load_source(args.file)
+        except OSError as exc:
+            raise CLIError(f"{args.file}: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise CLIError(str(exc)) from None
+    tlds = sorted(source.tlds)
+    if args.json:
+        record: dict[str, Any] = {"source": source.source, "date": source.date, "count": len(tlds)}
+        if args.list:
+            record["tlds"] = tlds
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    elif args.list:
+        out.writelines(tld + "\n" for tld in tlds)
+    else:
+        out.write(f"source: {source.source}\ndate: {source.date or 'unknown'}\ncount: {len(tlds)}\n")
+    return 0
+
+
 def _io_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-o",
@@ -370,6 +398,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("conformance", help="run the bundled official conformance files")
     p.add_argument("-v", "--verbose", action="store_true", help="also list the documented exceptions")
     p.set_defaults(run=_cmd_conformance)
+
+    p = sub.add_parser("tlds", help="show where the set of top-level domains comes from, its date and size")
+    p.add_argument("--list", action="store_true", help="print the TLDs (A-labels), one per line, instead")
+    p.add_argument(
+        "--file",
+        metavar="F",
+        help="read this list instead (IANA tlds-alpha-by-domain.txt or a Public Suffix List; - is standard input)",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print a JSON object: source, date, count (and tlds with --list)"
+    )
+    p.set_defaults(run=_cmd_tlds)
     return parser
 
 

@@ -8,9 +8,11 @@ structure of domain names.  Here:
 * a domain is validated by the WHATWG host parser (ada-url, UTS #46 to
   ASCII), with non-empty labels, no leading or trailing hyphen, 63 octets
   per label and 253 in all;
-* its last label must be a top-level domain of the IANA root zone (bundled
-  snapshot, or the caller's own set), and the domain must be registrable
-  under the ICANN section of the Public Suffix List (``co.uk`` is not).
+* its last label must be a top-level domain (the ICANN section of the
+  installed Public Suffix List, see :mod:`uts58.tlds`, or the caller's own
+  set; after a scheme any TLD of TLD syntax), and the domain must be
+  registrable under the ICANN section of the Public Suffix List (``co.uk``
+  is not).
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from functools import cache, lru_cache
 
 import ada_url
 
-from .properties import LinkProperties, char_class
+from .properties import LinkProperties, LinkTerm, char_class
 from .whatwg import parse_special
 
 __all__ = [
+    "FILE_EXTENSION_TLDS",
     "LABEL_SEPARATORS",
     "DomainRules",
     "HostPatterns",
@@ -38,11 +41,27 @@ __all__ = [
     "run_start",
 ]
 
+# D56: TLDs that in technical text are far more often a file extension, a
+# unit or configuration suffix or a field name than a website: on 59 MB of
+# Debian documentation, manual pages and changelogs in 32 languages
+# (bench/realtext.py), over 95 % of their two-label names without a scheme
+# were files ("configure.ac", "Makefile.in", "find.info", "network.target",
+# "systemd.link", "user.name").  Without a scheme, "www." or a path such a
+# name needs to be asked for (find_links(file_extensions=...)).
+FILE_EXTENSION_TLDS = frozenset(
+    "ac am arpa auto build cc cf data dev email events gold group in info la link man map md ml mk mo mov name "
+    "network new pid pl pm property ps py rs services sh so tab target ts vc zip".split()
+)
+
 # UTS #46 §2.3: the full stop and its ideographic and fullwidth variants.
 LABEL_SEPARATORS = ".\u3002\uff0e\uff61"
 _SEPARATOR = re.compile("[" + LABEL_SEPARATORS + "]")
 _MAX_LABEL, _MAX_DOMAIN = 63, 253  # octets of the A-label form (RFC 1035)
 _IPV4 = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+\Z")
+# An unlisted TLD accepted after a scheme (D52): ASCII letters only.  Every
+# IDN TLD is listed, and a non-ASCII last label is more often the text after
+# the domain in unspaced writing ("https://example.com了解", D22).
+_TLD_SYNTAX = re.compile(r"[a-z]{2,63}")
 _PLAIN_ASCII_DOMAIN = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
 
 
@@ -92,10 +111,12 @@ def ip_host(host: str) -> str | None:
 
 @cache
 def default_tlds() -> frozenset[str]:
-    """TLDs of the bundled IANA root zone snapshot (lowercase A-labels)."""
-    from ._tables.tlds import TLDS
+    """The default TLD set (lowercase A-labels): the ICANN section of the
+    installed Public Suffix List, or the bundled IANA root zone snapshot when
+    that cannot be read (D57, :func:`uts58.tlds.default_source`)."""
+    from .tlds import default_source
 
-    return frozenset(TLDS)
+    return default_source().tlds
 
 
 def normalize_tlds(tlds: Iterable[str]) -> frozenset[str]:
@@ -124,7 +145,7 @@ def _icann_psl():  # type: ignore[no-untyped-def]
 
 @dataclass(frozen=True)
 class DomainRules:
-    """What makes a domain linkable: its TLD set (the IANA root zone unless
+    """What makes a domain linkable: its TLD set (:func:`default_tlds` unless
     the caller gives one), registrability under the ICANN section of the
     Public Suffix List, and ``label``, the pattern of one label in Unicode
     form (see :func:`host_patterns`), which ``xn--`` labels must decode to."""
@@ -132,16 +153,20 @@ class DomainRules:
     tlds: frozenset[str]
     label: re.Pattern[str]
 
-    def check(self, name: str) -> str | None:
+    def check(self, name: str, *, any_tld: bool = False, single_label: bool = False) -> str | None:
         """The A-label form of ``name`` (labels separated by any of
         :data:`LABEL_SEPARATORS`, no trailing separator) if it is a
-        linkable domain, else None."""
+        linkable domain, else None.
+
+        ``any_tld``: a written scheme is the evidence (D52): any TLD of TLD
+        syntax is accepted, listed or not.  ``single_label``: a name of one
+        label is a host too (an intranet name after a scheme, D54)."""
         if len(name) > 4 * _MAX_DOMAIN:
             # Too long whatever UTS #46 does: mapping never shortens a label
             # and NFC composes at most three characters into one (Hangul).
             return None
         labels = _SEPARATOR.split(name)
-        if len(labels) < 2:
+        if len(labels) < 2 and not single_label:
             return None
         for label in labels:
             if not label or label[0] == "-" or label[-1] == "-":
@@ -163,7 +188,9 @@ class DomainRules:
                 u = domain_to_unicode(a)
                 if u == a or not self.label.fullmatch(u) or domain_to_ascii(u) != a:
                     return None
-        if ascii_labels[-1] not in self.tlds:
+        if len(ascii_labels) == 1:
+            return ascii_name if not ascii_name.isdigit() else None
+        if ascii_labels[-1] not in self.tlds and not (any_tld and _TLD_SYNTAX.fullmatch(ascii_labels[-1])):
             return None
         if _icann_psl().privatesuffix(ascii_name) is None:
             return None  # the domain is itself a public suffix (co.uk)
@@ -188,13 +215,16 @@ _LEADING_LETTERS = re.compile("[A-Za-z]+")
 _PATH_START = "/?#"
 
 
-def host_span(text: str, s: int, e: int, rules: DomainRules, *, schemed: bool = False) -> tuple[int, str, str] | None:
+def host_span(
+    text: str, s: int, e: int, rules: DomainRules, *, schemed: bool = False, single_label: bool = False
+) -> tuple[int, str, str] | None:
     """Validate the host characters ``text[s:e]`` (label characters and
     separators): (host end, A-label form, Unicode form), or None.
 
     A trailing separator belongs to the host only when a path, query or
     fragment follows it.  With ``schemed``, ``localhost`` and IP addresses
-    are hosts too.
+    are hosts too, and any TLD of TLD syntax is accepted; with
+    ``single_label`` also a name of one label.
     """
     name = text[s:e].rstrip(LABEL_SEPARATORS)
     k = s + len(name)
@@ -207,7 +237,7 @@ def host_span(text: str, s: int, e: int, rules: DomainRules, *, schemed: bool = 
         if all(c in "0123456789." for c in name):
             ip = ip_host(name)
             return (host_end, ip, ip) if ip else None
-    ascii_name = rules.check(name)
+    ascii_name = rules.check(name, any_tld=schemed, single_label=single_label)
     if ascii_name is not None:
         return host_end, ascii_name, domain_to_unicode(ascii_name)
     # Decision (docs/decisions.md D22): in CJK text a domain may run into the
@@ -221,7 +251,7 @@ def host_span(text: str, s: int, e: int, rules: DomainRules, *, schemed: bool = 
         if m is not None and m.end() < len(cut) and not cut[m.end()].isascii():
             cut = cut[: m.end()]
         if cut and cut != name:
-            ascii_name = rules.check(cut)
+            ascii_name = rules.check(cut, any_tld=schemed)
             if ascii_name is not None:
                 return s + len(cut), ascii_name, domain_to_unicode(ascii_name)
     return None
@@ -237,6 +267,7 @@ class HostPatterns:
 
     label: re.Pattern[str]  # one or more label characters
     run_end: re.Pattern[str]  # .match(text, i).end(): end of the host characters from i
+    hard: re.Pattern[str]  # one Link_Term=Hard character: no link runs past one
     run_start: re.Pattern[str]  # see run_start()
     candidate: re.Pattern[str]  # where a link may be: "://", "@", a separator before a label
 
@@ -256,6 +287,10 @@ def host_patterns(props: LinkProperties) -> HostPatterns:
     return HostPatterns(
         label=re.compile(char_class(domain) + "+"),
         run_end=re.compile(char_class(with_seps) + "*"),
+        # Hard is the default value: every character the other values miss.
+        hard=re.compile(
+            char_class(sorted(r for v in LinkTerm if v is not LinkTerm.Hard for r in props.ranges(v)), negate=True)
+        ),
         run_start=re.compile("(?s:.*)" + char_class(with_seps, negate=True)),
         candidate=re.compile(
             # scheme: a dotted host, an IPv6 literal, localhost, or userinfo

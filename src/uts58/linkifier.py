@@ -16,7 +16,7 @@ from typing import Literal
 
 from ._checks import check_str
 from ._compiled import speedups
-from .detection import DEFAULT_SCHEMES, Link, find_links
+from .detection import DEFAULT_SCHEMES, FORBIDDEN_SCHEMES, Link, check_options, find_links
 from .markdown_text import escape_text, markdown_link
 from .properties import DEFAULT_UNICODE_VERSION
 from .security import Policy, admitted, escape_bidi_controls
@@ -28,8 +28,7 @@ __all__ = ["Callback", "linkify"]
 Callback = Callable[[Link, dict[str, str]], "dict[str, str] | None"]
 
 _ATTR_NAME = re.compile(r"[A-Za-z_:][-A-Za-z0-9_:.]*\Z")
-# Schemes an href may have after a callback: never javascript:, data:, …
-_SAFE_HREF = re.compile(r"(?i)(?:https?|ftp|wss?|mailto):")
+_HREF_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _CONTROL_OR_SPACE = re.compile(r"[\x00-\x20\x7f]")  # never in a serialized URL
 
 
@@ -43,6 +42,9 @@ def linkify(
     policy: Policy | None = None,
     schemes: Iterable[str] = DEFAULT_SCHEMES,
     require_scheme: bool = False,
+    bare_ipv4: bool = False,
+    bare_localhost: bool = False,
+    single_label_hosts: bool = False,
     unicode_version: str = DEFAULT_UNICODE_VERSION,
 ) -> str:
     """Plain text to HTML (or Markdown) with its links made clickable.
@@ -50,11 +52,14 @@ def linkify(
     * ``attrs``: extra attributes of every ``<a>`` (``{"rel": "nofollow noopener"}``).
     * ``callback(link, attrs)``: may change the attributes (``href`` too)
       or the text (key ``"_text"``), or return None to leave the link as
-      text.  An href that is not http(s), ftp, ws(s) or mailto after the
-      callback leaves the link as text: no ``javascript:`` ever gets out.
+      text.  An href whose scheme is not one of ``schemes`` or ``mailto``
+      after the callback leaves the link as text: no ``javascript:``,
+      ``data:``, ``vbscript:`` or ``file:`` ever gets out.
     * ``kinds``: ``"url"``, ``"email"`` or both.
     * ``policy``: the §8 checks (default :meth:`Policy.default`; pass
       :meth:`Policy.none` to link everything detection finds).
+    * ``schemes``, ``require_scheme``, ``bare_ipv4``, ``bare_localhost``,
+      ``single_label_hosts``: as for :func:`uts58.find_links`.
 
     ``format="markdown"`` takes plain text and returns Markdown that renders,
     with a CommonMark renderer (raw HTML on or off) and with Python-Markdown,
@@ -96,6 +101,15 @@ def linkify(
     policy = Policy.default() if policy is None else policy
     if not isinstance(policy, Policy):
         raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
+    enabled = check_options(
+        urls=True,
+        emails=True,
+        require_scheme=require_scheme,
+        schemes=schemes,
+        bare_ipv4=bare_ipv4,
+        bare_localhost=bare_localhost,
+        single_label_hosts=single_label_hosts,
+    )
     plain = _escape_html if format == "html" else _keep
     extra_attrs = _attributes(extra)
     out: list[str] = []
@@ -109,9 +123,13 @@ def linkify(
             text,
             urls="url" in wanted,
             emails="email" in wanted,
-            schemes=schemes,
+            schemes=enabled,
             require_scheme=require_scheme,
             known_tlds=policy.known_tlds,
+            file_extensions=policy.file_extensions,
+            bare_ipv4=bare_ipv4,
+            bare_localhost=bare_localhost,
+            single_label_hosts=single_label_hosts,
             unicode_version=unicode_version,
         )
     )
@@ -119,7 +137,7 @@ def linkify(
         found = admitted(text, link, policy)
         if found is None or found.start < last:
             continue
-        anchor = _anchor(found, extra, extra_attrs, callback, policy, format)
+        anchor = _anchor(found, extra, extra_attrs, callback, policy, format, enabled)
         if anchor is None:
             continue
         out.append(plain(text[last : found.start]))
@@ -136,13 +154,13 @@ def linkify(
 
 
 def apply_callback(
-    callback: Callback, link: Link, href: str, attrs: Mapping[str, str], text: str
+    callback: Callback, link: Link, href: str, attrs: Mapping[str, str], text: str, schemes: frozenset[str]
 ) -> tuple[str, dict[str, str], str] | None:
     """What ``callback(link, attrs)`` makes of a link (D28): its href,
     attributes and text (``"_text"``), or None to leave the link as text, as
     also when an attribute name is not a plain name or is an ``on…``
-    handler, or the href is not http(s), ftp, ws(s) or mailto or holds
-    controls or spaces (a serialized URL never does)."""
+    handler, or the href's scheme is not one of ``schemes`` or mailto, or the
+    href holds controls or spaces (a serialized URL never does)."""
     changed = callback(link, {"href": href, **attrs, "_text": text})
     if changed is None:
         return None
@@ -151,9 +169,19 @@ def apply_callback(
     text = result.pop("_text", text)
     if any(not _ATTR_NAME.match(name) or name.lower().startswith("on") for name in result):
         return None
-    if not _SAFE_HREF.match(href) or _CONTROL_OR_SPACE.search(href):
+    if not safe_href(href, schemes):
         return None
     return href, result, text
+
+
+def safe_href(href: str, schemes: frozenset[str]) -> bool:
+    """``href`` has one of the enabled ``schemes`` or ``mailto:`` (never
+    javascript:, data:, vbscript: or file:) and no control or space."""
+    m = _HREF_SCHEME.match(href)
+    if m is None or _CONTROL_OR_SPACE.search(href):
+        return False
+    scheme = m.group(1).lower()
+    return (scheme in schemes or scheme == "mailto") and scheme not in FORBIDDEN_SCHEMES
 
 
 def _keep(s: str) -> str:
@@ -169,7 +197,13 @@ def _attributes(attrs: Mapping[str, str]) -> str:
 
 
 def _anchor(
-    link: Link, extra: dict[str, str], extra_attrs: str, callback: Callback | None, policy: Policy, format: str
+    link: Link,
+    extra: dict[str, str],
+    extra_attrs: str,
+    callback: Callback | None,
+    policy: Policy,
+    format: str,
+    schemes: frozenset[str],
 ) -> str | None:
     """The ``<a>`` element (or Markdown link) of ``link``; ``extra_attrs`` is
     ``extra`` serialized."""
@@ -179,7 +213,7 @@ def _anchor(
     href = link.href
     extra_html = extra_attrs
     if callback is not None:
-        result = apply_callback(callback, link, href, extra, display)
+        result = apply_callback(callback, link, href, extra, display, schemes)
         if result is None:
             return None
         href, attrs, display = result

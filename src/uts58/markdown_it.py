@@ -36,7 +36,6 @@ from typing import Any
 from ._checks import check_str
 from ._rawhtml import RawHtml
 from .detection import DEFAULT_SCHEMES, Link, check_options, find_links
-from .escaping import SPECIAL_SCHEMES
 from .hosts import LABEL_SEPARATORS, default_tlds, normalize_tlds
 from .migration import LinkifyItMatch
 from .properties import DEFAULT_UNICODE_VERSION
@@ -148,6 +147,7 @@ class Linkify:
             schemes=self._schemes,
             require_scheme=not self._fuzzy_link,
             known_tlds=policy.known_tlds,
+            file_extensions=policy.file_extensions,
             unicode_version=self._version,
         ):
             if link.kind == "email" and link.scheme is None and not self._fuzzy_email:
@@ -232,7 +232,7 @@ class Linkify:
     def tlds(self, list_tlds: str | Iterable[str], keep_old: bool = False) -> Linkify:
         """The top-level domains accepted (chainable): the policy's
         ``known_tlds``.  ``keep_old=True`` adds them to those accepted now
-        (by default the IANA root zone list)."""
+        (by default :func:`uts58.tlds.default_source`)."""
         if isinstance(list_tlds, str):
             names = list_tlds.split("|")  # linkify-it-py joins them into one pattern
         elif isinstance(list_tlds, Iterable):
@@ -251,8 +251,8 @@ class Linkify:
     def add(self, schema: str, definition: str | Mapping[str, Any] | None) -> Linkify:
         """linkify-it-py's schemas, where uts58 has them (chainable).
 
-        * ``add("ftp:", "http:")`` (an alias of ``http:`` or ``https:``) links
-          that scheme: ``ftp``, ``ws``, ``wss``, ``http``, ``https``;
+        * ``add("ssh:", "http:")`` (an alias of ``http:`` or ``https:``) links
+          that scheme (any but javascript, data, vbscript and file);
         * ``add("ftp:", None)`` stops linking it; ``"http:"`` also stops
           links without a scheme (as in linkify-it-py), ``"mailto:"`` email
           addresses; ``add("//", None)`` changes nothing (uts58 never links
@@ -267,18 +267,18 @@ class Linkify:
         if definition is None:
             if scheme == "mailto":
                 self._emails = False
-            elif scheme in SPECIAL_SCHEMES:
+            elif scheme is not None:
                 self._schemes -= {scheme}
                 if scheme == "http":
                     self._fuzzy_link = False
-            # Other schemas (also "//") are never linked by uts58: nothing to stop.
-        elif scheme in SPECIAL_SCHEMES and isinstance(definition, str) and definition.lower() in ("http:", "https:"):
-            self._schemes |= {scheme}
+            # "//" is never linked by uts58: nothing to stop.
+        elif scheme and isinstance(definition, str) and definition.lower() in ("http:", "https:"):
+            self._schemes |= check_options(urls=True, emails=True, require_scheme=False, schemes=(scheme,))
         elif isinstance(definition, (str, Mapping)):
             what = "custom validators and normalizers are" if isinstance(definition, Mapping) else "this alias is"
             raise NotImplementedError(
-                f"add({schema!r}, …): {what} not supported; uts58 links http, https, ftp, ws, wss "
-                "(add them as aliases of 'http:') and mailto"
+                f"add({schema!r}, …): {what} not supported; uts58 links the schemes added as "
+                "aliases of 'http:' and mailto"
             )
         else:
             raise TypeError(f"definition must be a str, a dict or None, not {type(definition).__name__}")

@@ -42,7 +42,7 @@ from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
 from ._checks import check_str
 from ._rawhtml import RAW_TEXT, SKIPPED, RawHtml
-from .detection import DEFAULT_SCHEMES, Link, find_links
+from .detection import DEFAULT_SCHEMES, Link, check_options, find_links
 from .hosts import LABEL_SEPARATORS
 from .linkifier import Callback, apply_callback, linkify
 from .properties import DEFAULT_UNICODE_VERSION
@@ -204,6 +204,7 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
             schemes=self.schemes,
             require_scheme=self.require_scheme,
             known_tlds=self.policy.known_tlds,
+            file_extensions=self.policy.file_extensions,
             unicode_version=self.unicode_version,
         )
         policy = self.policy
@@ -248,7 +249,7 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         href = link.href
         attrs = self.attrs
         if self.callback is not None:
-            result = apply_callback(self.callback, link, href, attrs, shown)
+            result = apply_callback(self.callback, link, href, attrs, shown, self.schemes)
             if result is None:
                 return None
             href, attrs, new_text = result
@@ -327,7 +328,7 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
         kinds = tuple(kinds)
         if isinstance(schemes, str) or not isinstance(schemes, Iterable):
             raise TypeError(f"schemes must be an iterable of str, not {type(schemes).__name__}")
-        schemes = frozenset(check_str(s, "schemes[]").lower() for s in schemes)
+        schemes = check_options(urls=True, emails=True, require_scheme=require_scheme, schemes=schemes)
         # linkify checks every option as it would here (and on no text, finds nothing).
         linkify(
             "",

@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 from typing import Literal
 
 from .detection import Link
-from .hosts import LABEL_SEPARATORS, default_tlds, domain_rules, host_span, normalize_tlds
+from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span, normalize_tlds
 from .properties import DEFAULT_UNICODE_VERSION, _module_name
 
 __all__ = [
@@ -45,8 +45,8 @@ FILE_EXTENSION = "file-extension"
 TOO_LONG = "too-long"
 
 # TLDs that are also common file extensions in technical text: a bare
-# "helpers.py" is far more often a file than the Paraguayan site.
-DEFAULT_FILE_EXTENSIONS = frozenset({"py", "md", "sh", "zip", "mov", "rs", "ts", "so", "pm", "cc", "ml"})
+# "helpers.py" is far more often a file than the Paraguayan site (D27, D56).
+DEFAULT_FILE_EXTENSIONS = FILE_EXTENSION_TLDS
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class Reason:
 class Policy:
     """Checks of UTS #58 §8, each with its own switch.
 
-    * ``known_tlds``: TLDs to accept (None: the bundled IANA root zone list);
+    * ``known_tlds``: TLDs to accept without a scheme (None: :func:`uts58.tlds.default_source`);
       the domain must also be registrable (ICANN Public Suffix List).
     * ``identifier_status``: every character of a non-ASCII host label must
       have Identifier_Status=Allowed (UTS #39).
@@ -251,7 +251,7 @@ def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
     an empty list means the link passes.
 
     >>> from uts58 import find_links
-    >>> [str(r) for r in check_link(next(find_links("helpers.py")))]
+    >>> [str(r) for r in check_link(next(find_links("helpers.py", file_extensions=())))]
     ['file-extension: TLD .py is a common file extension; write a scheme or www. to link it']
     """
     if not isinstance(link, Link):
@@ -266,7 +266,8 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
     """:func:`check_link` without argument checks (linkify checks once)."""
     reasons: list[Reason] = []
     host = link.host
-    is_domain = not (host.startswith("[") or host == "localhost" or host.replace(".", "").isdigit())
+    # (an opaque URL, tel: or magnet:, has no host; IP addresses and localhost no labels)
+    is_domain = bool(host) and not (host.startswith("[") or host == "localhost" or host.replace(".", "").isdigit())
     plain = _ASCII_HOST.match(host) is not None  # ASCII letters, digits, hyphens, dots: no label to check
     labels = [] if not is_domain else host.split(".") if plain else _SEPARATORS.split(host)
     tld = labels[-1].lower() if labels else ""
@@ -274,9 +275,15 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
     if is_domain:
         ascii_host = link._ascii_host
         tlds = policy.known_tlds if policy.known_tlds is not None else default_tlds()
-        if ascii_host.rsplit(".", 1)[-1] not in tlds:
+        schemed = link.scheme is not None and link.kind == "url"
+        if ascii_host.rsplit(".", 1)[-1] not in tlds and not schemed:
+            # (after a scheme any TLD of TLD syntax is accepted: D52)
             reasons.append(Reason(UNKNOWN_TLD, f"TLD .{tld} is not in the accepted set"))
-        elif link._tlds is not tlds and domain_rules(tlds, policy.unicode_version).check(ascii_host) is None:
+        elif (
+            link._tlds is not tlds
+            and "." in ascii_host
+            and domain_rules(tlds, policy.unicode_version).check(ascii_host, any_tld=schemed) is None
+        ):
             # (a link found by detection with these TLDs was checked already)
             reasons.append(Reason(NOT_REGISTRABLE, f"{host} is not a registrable domain"))
     if not plain:

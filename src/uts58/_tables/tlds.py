@@ -3,6 +3,8 @@
 
 """Top-level domains of the IANA root zone (lowercase, A-label form)."""
 
+VERSION = 'Version 2025100900, Last Updated Thu Oct  9 07:07:01 2025 UTC'
+
 TLDS = (
     'aaa', 'aarp', 'abb', 'abbott', 'abbvie', 'abc', 'able', 'abogado',
     'abudhabi', 'ac', 'academy', 'accenture', 'accountant', 'accountants', 'aco', 'actor',
