@@ -142,12 +142,14 @@ def test_set_maps_fuzzy_options() -> None:
     m.linkify.set({"fuzzy_link": True, "fuzzy_email": False})
     assert hrefs(m.render(text)) == ["https://example.com/", "https://a.com/", "mailto:y@example.com"]
     m.linkify.set({"fuzzy_ip": False, "---": False})  # uts58's behaviour already
+    assert hrefs(m.render("see 192.168.0.1:8080/x")) == []
+    m.linkify.set({"fuzzy_ip": True})  # bare_ipv4 (D54): with a port or a path
+    assert hrefs(m.render("see 192.168.0.1:8080/x or 1.2.3.4")) == ["http://192.168.0.1:8080/x"]
 
 
 @pytest.mark.parametrize(
     ("options", "error", "words"),
     [
-        ({"fuzzy_ip": True}, NotImplementedError, "fuzzy_ip"),
         ({"---": True}, NotImplementedError, "---"),
         ({"fuzzyLink": False}, ValueError, "fuzzyLink"),
         ({"fuzzy_link": "no"}, TypeError, "fuzzy_link"),
@@ -250,8 +252,8 @@ def test_unsupported_options_set_before_use_raise_at_use() -> None:
     with pytest.raises(NotImplementedError, match="'@'"):
         m.use(uts58.markdown_it.plugin)
     m = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
-    m.linkify.set({"fuzzy_ip": True})
-    with pytest.raises(NotImplementedError, match="fuzzy_ip"):
+    m.linkify.set({"---": True})
+    with pytest.raises(NotImplementedError, match="---"):
         m.use(uts58.markdown_it.plugin)
 
 

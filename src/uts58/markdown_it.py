@@ -113,6 +113,7 @@ class Linkify:
         self._schemes = wanted
         self._fuzzy_link = not require_scheme
         self._fuzzy_email = True
+        self._fuzzy_ip = False
         self._urls = urls
         self._emails = emails
         self._version = check_str(unicode_version, "unicode_version")
@@ -148,6 +149,7 @@ class Linkify:
             require_scheme=not self._fuzzy_link,
             known_tlds=policy.known_tlds,
             file_extensions=policy.file_extensions,
+            bare_ipv4=self._fuzzy_ip,
             unicode_version=self._version,
         ):
             if link.kind == "email" and link.scheme is None and not self._fuzzy_email:
@@ -204,8 +206,10 @@ class Linkify:
     def set(self, options: Mapping[str, bool]) -> Linkify:
         """linkify-it-py's options (chainable): ``fuzzy_link=False`` links URLs
         only when written with a scheme, ``fuzzy_email=False`` email
-        addresses only after ``mailto:``.  ``fuzzy_ip=True`` and ``"---"``
-        have no uts58 counterpart (NotImplementedError)."""
+        addresses only after ``mailto:``, ``fuzzy_ip=True`` IPv4 addresses
+        without a scheme when a port or a path follows (``bare_ipv4``, D54;
+        linkify-it also links a bare ``1.2.3.4``).  ``"---"`` has no uts58
+        counterpart (NotImplementedError)."""
         if not isinstance(options, Mapping):
             raise TypeError(f"options must be a dict, not {type(options).__name__}")
         for key, value in options.items():
@@ -213,10 +217,6 @@ class Linkify:
                 raise ValueError(f"set: unknown option {key!r}; linkify-it-py's are {', '.join(_OPTIONS)}")
             if not isinstance(value, bool):
                 raise TypeError(f"set: {key} must be bool, not {type(value).__name__}")
-            if key == "fuzzy_ip" and value:
-                raise NotImplementedError(
-                    "set: fuzzy_ip=True: uts58 never links an IP address written without a scheme"
-                )
             if key == "---" and value:
                 raise NotImplementedError(
                     "set: '---'=True: where a URL ends is UTS #58 §3.5.1 (a '-' run belongs to it)"
@@ -226,6 +226,8 @@ class Linkify:
                 self._fuzzy_link = value
             elif key == "fuzzy_email":
                 self._fuzzy_email = value
+            elif key == "fuzzy_ip":
+                self._fuzzy_ip = value
         self._changed()
         return self
 
