@@ -69,4 +69,9 @@ ADVERSARIAL = {
     "single dotted token": lambda n: ("ab1." * (n // 4 + 1))[:n] + "com",
     "x@ repeated": lambda n: ("x@" * (n // 2 + 1))[:n] + "example.com",
     "nested brackets 1e5": lambda n: ("example.com/" + "(" * 100_000 + " ") * (n // 100_013 + 1),
+    # URLs passed over whole (D53), with no space for megabytes
+    "userinfo URLs, no space": lambda n: ("http://u@x.co/a)" * (n // 16 + 1))[:n],
+    "other schemes, no space": lambda n: ("a://b.co)" * (n // 9 + 1))[:n],
+    "scheme-glued emails": lambda n: ("sip:a@b.com:" * (n // 12 + 1))[:n],
+    "CJK clauses and ASCII labels": lambda n: ("谢谢。a.com。" * (n // 9 + 1))[:n],
 }

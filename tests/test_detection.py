@@ -569,3 +569,39 @@ def test_file_extension_tlds_need_evidence() -> None:
     assert texts("helpers.py and allegro.pl", file_extensions={".PY"}) == ["allegro.pl"]
     with pytest.raises(TypeError, match="file_extensions"):
         find_links("x", file_extensions="py")
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "expected"),
+    [
+        # a hostile review of the rules above: what must stay as it was
+        ("9gag.com and 163.com/mail", {}, ["https://9gag.com/", "https://163.com/mail"]),  # https, not http
+        ("*example.com* _example.com_ ?example.com", {}, ["https://example.com/"] * 3),  # emphasis is no glue
+        ("bob@example.com:-) jane@example.com:, x", {}, ["mailto:bob@example.com", "mailto:jane@example.com"]),
+        # D52: an unlisted TLD after a whole domain is the next sentence
+        (
+            "Visit http://example.com.Then go. See https://example.com.thanks!",
+            {},
+            [
+                "http://example.com/",
+                "https://example.com/",
+            ],
+        ),
+        # D55: every identifier of a References: list, folded lines too
+        (
+            "References: <a1@mail.example.com> <b2@mail.example.com>\n\t<c3@example.com>\nto x@example.com",
+            {},
+            ["mailto:x@example.com"],
+        ),
+        # D54: a network in CIDR notation is not a page
+        ("192.168.1.0/24 subnet, 10.0.0.1/admin", {"bare_ipv4": True}, ["http://10.0.0.1/admin"]),
+        # D54: a single label is ASCII, not a TLD, not an IPv4 number
+        (
+            "http://com/ http://0x7f/ http://中国/ http://intranet了解 http://intranet/",
+            {"single_label_hosts": True},
+            ["http://intranet/"],
+        ),
+    ],
+)
+def test_review_cases(text: str, options: dict[str, object], expected: list[str]) -> None:
+    assert [link.href for link in find_links(text, **options)] == expected  # type: ignore[arg-type]

@@ -208,6 +208,11 @@ print("ok")
         (lambda n: "localhost:1" * n, {"bare_localhost": True}),
         (lambda n: "1.2.3.4:5/" * n, {"bare_ipv4": True}),
         (lambda n: "a_b.com " * n, {}),  # glued names
+        # no space for the whole input: every token passed over whole (D53)
+        (lambda n: "http://u@x.co/a)" * n, {}),
+        (lambda n: "a://b.co)" * n, {}),
+        (lambda n: "tel:1)" * n, {"schemes": {"tel"}}),
+        (lambda n: '{"a":"http://u@x.co/"},' * n, {}),
     ],
 )
 def test_issue_11_rules_stay_linear(
@@ -235,8 +240,8 @@ def test_issue_11_rules_stay_linear(
     spans("_body_end", lambda args, end: end - args[0])
     original_end = detection._find_link_end
 
-    def link_end(text: str, start: int, props: LinkProperties) -> int:
-        end = original_end(text, start, props)
+    def link_end(text: str, start: int, props: LinkProperties, in_path: bool = False) -> int:
+        end = original_end(text, start, props, in_path)
         seen[0] += end - start + 1
         return end
 

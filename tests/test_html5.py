@@ -420,3 +420,15 @@ def test_foreign_raw_text_names_are_not_serialized(tag: str) -> None:
 )
 def test_review_findings_come_back_unchanged(fragment: str) -> None:
     assert linkify_html(fragment) == fragment
+
+
+def test_text_without_a_dot_or_at_is_still_looked_at() -> None:
+    """Schemes without "//", localhost:PORT and http://localhost have neither "." nor "@"."""
+    import html5lib
+
+    def hrefs(html: str) -> list[str]:
+        return [a.get("href") for a in html5lib.parseFragment(html, namespaceHTMLElements=False).iter("a")]
+
+    assert hrefs(linkify_html("<p>http://localhost:8000/</p>")) == ["http://localhost:8000/"]
+    out = linkify_html("<p>call tel:123 or localhost:3000</p>", schemes={"tel"}, bare_localhost=True)
+    assert hrefs(out) == ["tel:123", "http://localhost:3000/"]

@@ -169,7 +169,12 @@ def test_callback_href_follows_the_enabled_schemes() -> None:
     assert "<a " not in linkify(text, callback=to("ssh://x.example/"))
     assert 'href="ssh://x.example/"' in linkify(text, callback=to("ssh://x.example/"), schemes={"https", "ssh"})
     assert 'href="mailto:a@x.example"' in linkify(text, callback=to("mailto:a@x.example"), schemes={"https"})
-    assert "<a " not in linkify(text, callback=to("http://x.example/"), schemes={"https"})
+    # the schemes of the hrefs uts58 writes itself stay allowed: an identity
+    # callback changes nothing, whatever is enabled
+    for enabled in ({"https"}, {"ftp"}, set()):
+        assert linkify(text, schemes=enabled) == linkify(text, schemes=enabled, callback=lambda link, attrs: attrs)
+    assert 'href="http://x.example/"' in linkify(text, callback=to("http://x.example/"), schemes={"https"})
+    assert "<a " not in linkify(text, callback=to("gopher://x.example/"), schemes={"https"})
     for bad in ("javascript:alert(1)", "data:text/html,x", "vbscript:x", "file:///etc/passwd", "//x.example/"):
         assert "<a " not in linkify(text, callback=to(bad), schemes={"https", "ftp"}), bad
     with pytest.raises(ValueError, match="never linked"):

@@ -634,3 +634,11 @@ def test_threads_share_the_cache_and_agree() -> None:
     for t in threads:
         t.join()
     assert all(r == expected * 5 for r in results.values())
+
+
+def test_text_without_a_dot_or_at_is_still_looked_at() -> None:
+    """Schemes without "//" and http://localhost have neither "." nor "@"."""
+    m = md()
+    assert hrefs(m.render("see http://localhost:8000/")) == ["http://localhost:8000/"]
+    m.linkify = uts58.markdown_it.Linkify(schemes={"tel", "magnet", "https"})
+    assert hrefs(m.render("x tel:123 and magnet:?xt=1&dn=a")) == ["tel:123", "magnet:?xt=1&dn=a"]

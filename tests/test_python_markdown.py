@@ -446,3 +446,9 @@ def test_a_huge_paragraph_links_everything_once() -> None:
     html = render(text)
     assert html.count("<a ") == 10_000
     assert "".join(html5lib.parseFragment(html, namespaceHTMLElements=False).itertext()) == text
+
+
+def test_text_without_a_dot_or_at_is_still_looked_at() -> None:
+    """Schemes without "//" and http://localhost have neither "." nor "@"."""
+    assert hrefs(render("see http://localhost:8000/")) == ["http://localhost:8000/"]
+    assert hrefs(render("call tel:123", schemes={"tel"})) == ["tel:123"]

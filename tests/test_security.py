@@ -126,3 +126,20 @@ def test_not_registrable() -> None:
     bare = Link(0, 5, "url", "co.uk", None, "co.uk")
     assert [r.code for r in check_link(bare)] == ["not-registrable"]
     assert [r.code for r in check_link(Link(0, 11, "url", "example.zz", None, "example.zz"))] == ["unknown-tld"]
+
+
+def test_opaque_urls_are_checked_word_by_word() -> None:
+    (found,) = find_links("xmpp:admin@раураl.com", schemes={"xmpp"})
+    assert sorted(codes_of(found)) == ["confusable", "mixed-script"]
+    assert "<a " not in linkify("xmpp:admin@раураl.com", schemes={"xmpp"})
+    assert "<a " in linkify("magnet:?dn=日本語ファイル&xt=urn:btih:c1", schemes={"magnet"})
+
+
+def test_a_path_is_evidence_for_the_policy_too() -> None:
+    # D56: detection takes a file-extension TLD with a path; so does the policy
+    out = linkify("go.dev/doc/ allegro.pl/oferta configure.ac")
+    assert out.count("<a ") == 2 and "configure.ac" in out and ">configure.ac<" not in out
+
+
+def codes_of(found):  # type: ignore[no-untyped-def]
+    return [r.code for r in check_link(found)]

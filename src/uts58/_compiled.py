@@ -46,7 +46,7 @@ class Escaper(Protocol):
 class Engine(Escaper, Protocol):
     """``uts58._speedups.Engine``: an Escaper that also runs §3.5.1."""
 
-    def find_link_end(self, text: str, start: int) -> int: ...
+    def find_link_end(self, text: str, start: int, in_path: bool = False) -> int: ...
 
     def format_url(
         self, ada: object, url: str, known_host: str, known_display: str

@@ -235,14 +235,16 @@ text_seq_at(const Seq *seqs, int count, int kind, const void *data, Py_ssize_t n
 /* As uts58.termination._find_link_end_py: one forward pass over the text
  * (read in place, never copied), O(length) time, no recursion. */
 static Py_ssize_t
-find_link_end(const Engine *e, PyObject *text, Py_ssize_t start)
+find_link_end(const Engine *e, PyObject *text, Py_ssize_t start, int in_path)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     uint32_t open_stack[MAX_STACK];
     Py_ssize_t depth = 0, i = start, last_safe = start;  /* lastSafe starts at the host end (D1) */
-    int part = -1, previous_part = -1;
+    /* in_path: start inside a path, as after its initiator (the body of an
+     * opaque URL, D53) */
+    int part = in_path ? PATH : -1, previous_part = -1;
     while (i < n) {
         if (part >= 0) {
             const PartSyntax *syn = &e->parts[part];
@@ -312,17 +314,20 @@ find_link_end(const Engine *e, PyObject *text, Py_ssize_t start)
 }
 
 PyDoc_STRVAR(find_link_end_doc,
-"find_link_end(text, start) -> int\n\n"
-"UTS #58 §3.5.1 from start, the end of a host (and port), as\n"
-"uts58.termination._find_link_end_py.");
+"find_link_end(text, start, in_path=False) -> int\n\n"
+"UTS #58 §3.5.1 from start, the end of a host (and port), or from inside\n"
+"a path, as uts58.termination._find_link_end_py.");
 
 static PyObject *
 Engine_find_link_end(Engine *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "find_link_end() takes 2 arguments");
+    if (nargs != 2 && nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "find_link_end() takes 2 or 3 arguments");
         return NULL;
     }
+    int in_path = 0;
+    if (nargs == 3 && (in_path = PyObject_IsTrue(args[2])) < 0)
+        return NULL;
     if (!PyUnicode_Check(args[0])) {
         PyErr_Format(PyExc_TypeError, "text must be a str, not %.100s", Py_TYPE(args[0])->tp_name);
         return NULL;
@@ -334,7 +339,7 @@ Engine_find_link_end(Engine *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "start is outside text");
         return NULL;
     }
-    return PyLong_FromSsize_t(find_link_end(self, args[0], start));
+    return PyLong_FromSsize_t(find_link_end(self, args[0], start, in_path));
 }
 
 /* ------------------------------------------------------------- UTS #58 §4.1 */

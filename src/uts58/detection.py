@@ -53,6 +53,7 @@ Kind = Literal["url", "email"]
 
 _PORT = re.compile(r":([0-9]{1,5})(?![0-9])")
 _USERINFO = re.compile(r"[^\s@/?#\\\[\]]*@")
+_CIDR_SUFFIX = re.compile(r"/[0-9]{1,2}(?![0-9A-Za-z/._~%-])")
 _DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.])")
 _MESSAGE_ID_HEADER = re.compile(r"(?i)(?:message-id|in-reply-to|references|content-id|resent-message-id):[ \t]*\Z")
 _SEPARATOR_SPLIT = re.compile("([.\u3002\uff0e\uff61])")
@@ -63,9 +64,9 @@ _BEFORE_SCHEME = _SCHEME_CHAR - {"."}
 # D51: characters of paths, file names, identifiers and markup that a
 # scheme-less domain may not follow ("debian/rules.mk", "pam_unix.so",
 # "Foo::Bar.pm", "WantedBy=multi-user.target", ":meth:`~os.path`").
-_GLUED_BEFORE = frozenset("/\\_@:=%$&#+~*?")
-# ... nor run on into ("stat.st_size", "user.name=x"): the name goes on.
-_GLUED_AFTER = frozenset("_\\=$%")
+_GLUED_BEFORE = frozenset("/\\@:=%$&#+~")
+# ... nor run on into ("user.name=x"): the name goes on.
+_GLUED_AFTER = frozenset("\\=$%")
 _IDEOGRAPHIC_STOPS = "\u3002\uff61\uff0e"
 _IDEOGRAPHIC_STOP = re.compile("[" + _IDEOGRAPHIC_STOPS + "]")
 _CJK = re.compile(
@@ -231,7 +232,7 @@ class Link:
             # D52: a scheme the caller named, parsed by the WHATWG parser as a
             # non-special URL; shown as written (detection took it whole).
             href, display = ada_url.normalize_url(self.text), self.text
-        elif self.scheme is None and (self.host == "localhost" or self.host[:1] in "0123456789["):
+        elif self.scheme is None and (self.host == "localhost" or _DOTTED_QUAD.fullmatch(self.host)):
             # D54: localhost and IP addresses without a scheme serve plain http.
             href, display = _format_url("http://" + self.text, props, (self._ascii_host, self.host))
             display = display[len("http://") :]
@@ -279,6 +280,21 @@ def check_options(
             f"schemes: {sorted(wanted & FORBIDDEN_SCHEMES)} are never linked (they run code or read local files)"
         )
     return wanted - {"mailto"}  # mailto: goes with email addresses, always
+
+
+_PREFILTER = re.compile("[.@\u3002\uff0e\uff61]|://")
+_PREFILTER_COLON = re.compile("[.@:\u3002\uff0e\uff61]")
+
+
+def prefilter(schemes: Iterable[str], bare_localhost: bool = False) -> re.Pattern[str]:
+    """A pattern that finds something in every text that may hold a link
+    under these options (for adapters that skip text cheaply): a label
+    separator, ``@`` or ``://`` (``http://localhost/``), and any ``:`` when
+    a scheme without ``//`` or ``localhost:PORT`` may be linked
+    (``tel:123`` has none of the others)."""
+    if bare_localhost or any(s.lower() not in SPECIAL_SCHEMES for s in schemes):
+        return _PREFILTER_COLON
+    return _PREFILTER
 
 
 def file_extension_set(names: object) -> frozenset[str]:
@@ -428,6 +444,7 @@ class _Scanner:
         # not yet looked at (see _bare).
         self.run_end = 0
         self.run_pieces: deque[tuple[int, int]] = deque()
+        self.message_id_end = 0  # after the ">" of the last Message-ID (D55)
 
     def links(self, urls: bool, emails: bool) -> Iterator[Link]:
         text = self.text
@@ -485,14 +502,9 @@ class _Scanner:
         """Where §3.5.1 ends ``text[i:]`` read as a path: the end of an opaque
         URL's body, or of what follows the ``://`` of a URL not linked."""
         text = self.text
-        m = self.patterns.hard.search(text, i)
-        stop = len(text) if m is None else m.start()
-        if stop == i:
+        if i >= len(text):
             return i
-        body = text[i:stop]  # no link runs past a Hard character
-        if body[0] in "/?#":
-            return i + _find_link_end(body, 0, self.props)
-        return max(i, i - 1 + _find_link_end("/" + body, 0, self.props))
+        return _find_link_end(text, i, self.props, text[i] not in "/?#")
 
     def _skip(self, i: int) -> tuple[None, int]:
         """D53: a scheme-like token that is not linked is left alone whole:
@@ -507,6 +519,9 @@ class _Scanner:
         if i <= 0:
             return False
         ch = self.text[i - 1]
+        if ch == "_":
+            # "pam_unix.so" is one identifier; "_example.com_" is emphasis.
+            return i >= 2 and self.text[i - 2].isalnum()
         return ch in _GLUED_BEFORE or ch.isalnum() or unicodedata.category(ch)[0] == "M"
 
     def _clauses(self, s: int, e: int) -> list[tuple[int, int]]:
@@ -640,7 +655,10 @@ class _Scanner:
         if host is None:
             return None
         host_end, ascii_host, unicode_host = host
-        if host_end < len(text) and text[host_end] in _GLUED_AFTER:
+        if host_end < len(text) and (
+            text[host_end] in _GLUED_AFTER
+            or (text[host_end] == "_" and host_end + 1 < len(text) and text[host_end + 1].isalnum())
+        ):
             return None  # D51: "stat.st_size", "user.name=Jane": the word goes on
         if (
             ascii_host[ascii_host.rfind(".") + 1 :] in self.opts.file_extensions
@@ -656,8 +674,8 @@ class _Scanner:
         m = _DOTTED_QUAD.match(text, s, b)
         assert m is not None
         k = m.end()
-        if not (self._port_end(k) > k or text[k : k + 1] == "/"):
-            return None
+        if not (self._port_end(k) > k or text[k : k + 1] == "/") or _CIDR_SUFFIX.match(text, k):
+            return None  # (192.168.1.0/24 is a network, not a page)
         ip = ip_host(m.group())
         if ip != m.group():
             return None  # not canonical (leading zeros read as octal, values over 255)
@@ -707,15 +725,22 @@ class _Scanner:
         text = self.text
         if start == 0 or text[start - 1] != "<" or text[end : end + 1] != ">":
             return False
-        return _MESSAGE_ID_HEADER.search(text, max(self.floor, start - 40), start - 1) is not None
+        if (
+            _MESSAGE_ID_HEADER.search(text, max(self.floor, start - 40), start - 1) is None
+            # (the next identifier of a References: list, folded lines too)
+            and not (0 < self.message_id_end <= start - 1 and text[self.message_id_end : start - 1].isspace())
+        ):
+            return False
+        self.message_id_end = end + 1
+        return True
 
     def _path_after(self, host_end: int) -> bool:
-        """``:`` then a path after a domain: neither a Hard character nor a
-        digit (the conformance file keeps ``john.doe@example.com:1234/…``)."""
+        """``:`` then a path after a domain: a letter or ``/ ~ . _`` (not a
+        digit: the conformance file keeps ``john.doe@example.com:1234/…``;
+        not ``:)`` or ``:,``)."""
         text = self.text
         return (
             host_end + 1 < len(text)
             and text[host_end] == ":"
-            and not text[host_end + 1].isdigit()
-            and self.patterns.hard.match(text, host_end + 1) is None
+            and (text[host_end + 1].isalpha() or text[host_end + 1] in "/~._")
         )

@@ -166,8 +166,14 @@ class DomainRules:
             # and NFC composes at most three characters into one (Hangul).
             return None
         labels = _SEPARATOR.split(name)
-        if len(labels) < 2 and not single_label:
-            return None
+        if len(labels) < 2:
+            # D54: one label after a scheme, when asked for: an ASCII name
+            # that is neither a TLD ("http://com/") nor an IPv4 number
+            # ("http://0x7f/", which the URL parser reads as 0.0.0.127).
+            if not single_label or not _PLAIN_ASCII_DOMAIN.fullmatch(name) or name.lower() in self.tlds:
+                return None
+            ascii_single = domain_to_ascii(name)
+            return ascii_single if ascii_single is not None and not ascii_single.startswith("xn--") else None
         for label in labels:
             if not label or label[0] == "-" or label[-1] == "-":
                 return None
@@ -188,8 +194,6 @@ class DomainRules:
                 u = domain_to_unicode(a)
                 if u == a or not self.label.fullmatch(u) or domain_to_ascii(u) != a:
                     return None
-        if len(ascii_labels) == 1:
-            return ascii_name if not ascii_name.isdigit() else None
         if ascii_labels[-1] not in self.tlds and not (any_tld and _TLD_SYNTAX.fullmatch(ascii_labels[-1])):
             return None
         if _icann_psl().privatesuffix(ascii_name) is None:
@@ -239,6 +243,19 @@ def host_span(
             return (host_end, ip, ip) if ip else None
     ascii_name = rules.check(name, any_tld=schemed, single_label=single_label)
     if ascii_name is not None:
+        last = max(name.rfind(c) for c in LABEL_SEPARATORS)
+        if (
+            schemed
+            and last > 0
+            and ascii_name.rpartition(".")[2] not in rules.tlds
+            and text[host_end : host_end + 1] not in ("/", "?", "#", ":")
+        ):
+            # D52: an unlisted TLD after a domain that is whole without it,
+            # with no path, query or port after it, is the next sentence, its
+            # space missing ("http://example.com.Then go").
+            cut = rules.check(name[:last])
+            if cut is not None:
+                return s + last, cut, domain_to_unicode(cut)
         return host_end, ascii_name, domain_to_unicode(ascii_name)
     # Decision (docs/decisions.md D22): in CJK text a domain may run into the
     # words around it.  An ASCII TLD followed at once by non-ASCII letters

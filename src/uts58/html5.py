@@ -25,8 +25,7 @@ from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNod
 from ._checks import check_str
 from ._htmlcost import parse_cost
 from ._rawhtml import RAW_TEXT
-from .detection import Link
-from .hosts import LABEL_SEPARATORS
+from .detection import DEFAULT_SCHEMES, Link, prefilter
 from .linkifier import Callback, linkify
 
 __all__ = ["ALWAYS_SKIPPED", "DEFAULT_SKIP_TAGS", "linkify_html"]
@@ -73,7 +72,6 @@ _WORK_FLOOR = 1 << 16
 _OPTIONS = LexborDocumentOptions.WO_EVENTS
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*\Z")
 # A text node can only hold a link if it has a label separator or an '@'.
-_MAY_LINK = re.compile("[" + re.escape("".join(sorted({*LABEL_SEPARATORS, "@"}))) + "]")
 
 
 def linkify_html(
@@ -116,7 +114,8 @@ def linkify_html(
     skip = {_tag_name(t) for t in skip_tags} | ALWAYS_SKIPPED
     convert = _converter(link_text, callback, options)
     context = context.lower()
-    if context in skip or not _MAY_LINK.search(fragment) or _UNFAITHFUL.search(fragment):
+    may_link = prefilter(options.get("schemes", DEFAULT_SCHEMES), bool(options.get("bare_localhost", False)))
+    if context in skip or not may_link.search(fragment) or _UNFAITHFUL.search(fragment):
         return fragment
     # Consumers that parse with scripting off (sanitizers: html5ever/nh3,
     # html5lib) read <noscript> content as markup, browsers as text: a
@@ -135,7 +134,7 @@ def linkify_html(
     changed = False
     for node in _text_nodes(tree.root, skip):
         text = node.text_content
-        if not text or not _MAY_LINK.search(text):
+        if not text or not may_link.search(text):
             continue
         snippet = convert(text)
         if snippet is None:

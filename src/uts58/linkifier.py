@@ -28,6 +28,7 @@ __all__ = ["Callback", "linkify"]
 Callback = Callable[[Link, dict[str, str]], "dict[str, str] | None"]
 
 _ATTR_NAME = re.compile(r"[A-Za-z_:][-A-Za-z0-9_:.]*\Z")
+_IMPLIED_SCHEMES = frozenset({"https", "http", "mailto"})
 _HREF_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _CONTROL_OR_SPACE = re.compile(r"[\x00-\x20\x7f]")  # never in a serialized URL
 
@@ -52,9 +53,10 @@ def linkify(
     * ``attrs``: extra attributes of every ``<a>`` (``{"rel": "nofollow noopener"}``).
     * ``callback(link, attrs)``: may change the attributes (``href`` too)
       or the text (key ``"_text"``), or return None to leave the link as
-      text.  An href whose scheme is not one of ``schemes`` or ``mailto``
-      after the callback leaves the link as text: no ``javascript:``,
-      ``data:``, ``vbscript:`` or ``file:`` ever gets out.
+      text.  An href whose scheme is not one of ``schemes``, nor ``https``,
+      ``http`` or ``mailto`` (which uts58 writes for links without a
+      scheme), leaves the link as text: no ``javascript:``, ``data:``,
+      ``vbscript:`` or ``file:`` ever gets out.
     * ``kinds``: ``"url"``, ``"email"`` or both.
     * ``policy``: the §8 checks (default :meth:`Policy.default`; pass
       :meth:`Policy.none` to link everything detection finds).
@@ -175,13 +177,15 @@ def apply_callback(
 
 
 def safe_href(href: str, schemes: frozenset[str]) -> bool:
-    """``href`` has one of the enabled ``schemes`` or ``mailto:`` (never
-    javascript:, data:, vbscript: or file:) and no control or space."""
+    """``href`` has one of the enabled ``schemes`` or a scheme of the hrefs
+    uts58 writes itself (``https:`` and ``http:`` for links written without
+    one, ``mailto:``), never javascript:, data:, vbscript: or file:, and no
+    control or space (D19)."""
     m = _HREF_SCHEME.match(href)
     if m is None or _CONTROL_OR_SPACE.search(href):
         return False
     scheme = m.group(1).lower()
-    return (scheme in schemes or scheme == "mailto") and scheme not in FORBIDDEN_SCHEMES
+    return (scheme in schemes or scheme in _IMPLIED_SCHEMES) and scheme not in FORBIDDEN_SCHEMES
 
 
 def _keep(s: str) -> str:

@@ -35,8 +35,8 @@ from typing import Any
 
 from ._checks import check_str
 from ._rawhtml import RawHtml
-from .detection import DEFAULT_SCHEMES, Link, check_options, find_links
-from .hosts import LABEL_SEPARATORS, default_tlds, normalize_tlds
+from .detection import DEFAULT_SCHEMES, Link, check_options, find_links, prefilter
+from .hosts import default_tlds, normalize_tlds
 from .migration import LinkifyItMatch
 from .properties import DEFAULT_UNICODE_VERSION
 from .security import Policy, admitted, escape_bidi_controls
@@ -172,7 +172,7 @@ class Linkify:
     def pretest(self, text: str) -> bool:
         """Cheap test: could the text hold a link at all?"""
         check_str(text, "text")
-        return "@" in text or "://" in text or any(c in text for c in LABEL_SEPARATORS)
+        return prefilter(self._schemes).search(text) is not None
 
     def test(self, text: str) -> bool:
         """Does the text hold a link (that passes the policy)?"""

@@ -42,8 +42,7 @@ from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
 from ._checks import check_str
 from ._rawhtml import RAW_TEXT, SKIPPED, RawHtml
-from .detection import DEFAULT_SCHEMES, Link, check_options, find_links
-from .hosts import LABEL_SEPARATORS
+from .detection import DEFAULT_SCHEMES, Link, check_options, find_links, prefilter
 from .linkifier import Callback, apply_callback, linkify
 from .properties import DEFAULT_UNICODE_VERSION
 from .security import Policy, admitted, escape_bidi_controls
@@ -53,7 +52,6 @@ __all__ = ["LinkifyExtension", "LinkifyTreeprocessor", "makeExtension"]
 SKIPPED_TAGS = SKIPPED | RAW_TEXT | {"kbd", "samp"}
 # What Python-Markdown stashes for an entity of the Markdown source.
 _ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z0-9]+);\Z")
-_MAY_LINK = re.compile("[" + re.escape("".join(sorted({*LABEL_SEPARATORS, "@"}))) + "]")
 _MARKERS = str.maketrans({"\x02": "\ufffd", "\x03": "\ufffd"})  # Python-Markdown's placeholder delimiters
 
 
@@ -90,6 +88,7 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         self.callback = callback
         self.kinds = kinds
         self.schemes = schemes
+        self.may_link = prefilter(schemes)
         self.require_scheme = require_scheme
         self.unicode_version = unicode_version
         self._raw = RawHtml()
@@ -141,7 +140,7 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         if not text or isinstance(text, AtomicString):
             return text
         if "\x02" not in text:
-            if not linkable or not self._raw.linkable or not _MAY_LINK.search(text):
+            if not linkable or not self._raw.linkable or not self.may_link.search(text):
                 return text
             head, anchors = self._link_segment([(text, None)], text)
             out += anchors
@@ -162,7 +161,7 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         def flush() -> None:
             source = "".join(s for s, _ in segment)
             view = "".join(s if v is None else v for s, v in segment)
-            if linkable and self._raw.linkable and _MAY_LINK.search(view):
+            if linkable and self._raw.linkable and self.may_link.search(view):
                 before, anchors = self._link_segment(segment, source)
                 add(before)
                 out.extend(anchors)

@@ -213,6 +213,7 @@ def _scripts_allowed(scripts: set[str], level: str) -> bool:
 # Checks
 
 _ASCII_LABEL = re.compile(r"[A-Za-z0-9-]*\Z")
+_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")  # letters, digits, marks, inner hyphens
 _ASCII_HOST = re.compile(r"[A-Za-z0-9.-]*\Z")
 
 
@@ -252,7 +253,7 @@ def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
 
     >>> from uts58 import find_links
     >>> [str(r) for r in check_link(next(find_links("helpers.py", file_extensions=())))]
-    ['file-extension: TLD .py is a common file extension; write a scheme or www. to link it']
+    ['file-extension: TLD .py is a common file extension; write a scheme, www. or a path to link it']
     """
     if not isinstance(link, Link):
         raise TypeError(f"link must be a uts58.Link, not {type(link).__name__}")
@@ -286,6 +287,10 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
         ):
             # (a link found by detection with these TLDs was checked already)
             reasons.append(Reason(NOT_REGISTRABLE, f"{host} is not a registrable domain"))
+    if not host and link.kind == "url":
+        # An opaque URL (xmpp:admin@раураl.com, magnet:?dn=…) has no host to
+        # parse: every word of it that is not ASCII is checked as a label.
+        labels, plain = [w for w in _WORD.findall(link.text) if not w.isascii()], False
     if not plain:
         for label in labels:
             if not _ASCII_LABEL.match(label):
@@ -299,9 +304,10 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
         and link.scheme is None
         and tld in policy.file_extensions
         and not host.lower().startswith("www.")
+        and "/" not in link.text  # a path is evidence too (D56)
     ):
         reasons.append(
-            Reason(FILE_EXTENSION, f"TLD .{tld} is a common file extension; write a scheme or www. to link it")
+            Reason(FILE_EXTENSION, f"TLD .{tld} is a common file extension; write a scheme, www. or a path to link it")
         )
     limit = policy.max_url_length if link.kind == "url" else policy.max_email_length
     if limit is not None and len(link.text) > limit:

@@ -31,13 +31,17 @@ def find_link_end(text: str, start: int, *, unicode_version: str = DEFAULT_UNICO
     return _find_link_end(text, start, link_properties(unicode_version))
 
 
-def _find_link_end(text: str, start: int, props: LinkProperties) -> int:
-    """§3.5.1 without argument checks: compiled where the accelerator is built."""
+def _find_link_end(text: str, start: int, props: LinkProperties, in_path: bool = False) -> int:
+    """§3.5.1 without argument checks: compiled where the accelerator is built.
+    ``in_path``: ``start`` is inside a path, as after its initiator (the body
+    of an opaque URL such as ``tel:…``, D53), not at the end of a host."""
     fast = engine(props)
-    return fast.find_link_end(text, start) if fast is not None else _find_link_end_py(text, start, props)
+    if fast is not None:
+        return fast.find_link_end(text, start, in_path)
+    return _find_link_end_py(text, start, props, in_path)
 
 
-def _find_link_end_py(text: str, start: int, props: LinkProperties) -> int:
+def _find_link_end_py(text: str, start: int, props: LinkProperties, in_path: bool = False) -> int:
     """§3.5.1 in Python; one pass, O(len) time, no recursion.
 
     Runs of simple characters are consumed by one regex match per run
@@ -47,7 +51,7 @@ def _find_link_end_py(text: str, start: int, props: LinkProperties) -> int:
     n = len(text)
     # Decision (docs/decisions.md): lastSafe starts at the end of the host.
     last_safe = start
-    part: Part | None = None
+    part: Part | None = PATH if in_path else None
     previous_part: Part | None = None
     open_stack: list[str] = []
     patterns = part_patterns(props, PATH)
