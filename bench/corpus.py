@@ -72,6 +72,17 @@ ADVERSARIAL = {
     # URLs passed over whole (D53), with no space for megabytes
     "userinfo URLs, no space": lambda n: ("http://u@x.co/a)" * (n // 16 + 1))[:n],
     "other schemes, no space": lambda n: ("a://b.co)" * (n // 9 + 1))[:n],
-    "scheme-glued emails": lambda n: ("sip:a@b.com:" * (n // 12 + 1))[:n],
-    "CJK clauses and ASCII labels": lambda n: ("谢谢。a.com。" * (n // 9 + 1))[:n],
+}
+
+# Inputs where nearly every few characters are a candidate that Python must
+# look at (a label separator before a label, an "@" before a domain).  Their
+# cost per MB is that of the candidates, not of the rules: the target is that
+# a rule's shape costs no more than plain candidates of the same density
+# ("a.zz " repeated), and stays linear.  (Bringing that cost down to a few
+# times prose is issue 14's.)
+DENSE = {
+    "plain candidates, a.zz repeated (reference)": lambda n: ("a.zz " * (n // 5 + 1))[:n],
+    "scheme-glued emails (D53)": lambda n: ("sip:a@b.com:" * (n // 12 + 1))[:n],
+    "CJK clauses and ASCII labels (D22)": lambda n: ("谢谢。a.zz。" * (n // 8 + 1))[:n],
+    "glued names (D51)": lambda n: ("a_b.zz " * (n // 7 + 1))[:n],
 }

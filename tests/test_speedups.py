@@ -221,11 +221,11 @@ def test_no_leak() -> None:
 # §3.5.1: compiled and Python termination agree
 
 
-def ends(text: str, start: int, version: str = "17.0.0") -> tuple[int, int]:
+def ends(text: str, start: int, version: str = "17.0.0", in_path: bool = False) -> tuple[int, int]:
     props = link_properties(version)
     fast = engine(props)
     assert fast is not None
-    return fast.find_link_end(text, start), _find_link_end_py(text, start, props)
+    return fast.find_link_end(text, start, in_path), _find_link_end_py(text, start, props, in_path)
 
 
 @needs_c
@@ -236,8 +236,9 @@ def test_termination_on_detection_lines(version: str) -> None:
         for line in lines:
             # From every position, not only the host ends of the marked links.
             for start in range(len(line.text) + 1):
-                c, py = ends(line.text, start, version)
-                assert c == py, (line.text, start)
+                for in_path in (False, True):  # (inside a path: opaque URLs, D53)
+                    c, py = ends(line.text, start, version, in_path)
+                    assert c == py, (line.text, start, in_path)
 
 
 @needs_c
@@ -245,8 +246,9 @@ def test_termination_on_detection_lines(version: str) -> None:
 def test_termination_agrees(tail: str, skip: int) -> None:
     text = "example.com" + tail
     for start in range(min(11 + skip, len(text)), len(text) + 1, 7):
-        c, py = ends(text, start)
-        assert c == py
+        for in_path in (False, True):
+            c, py = ends(text, start, in_path=in_path)
+            assert c == py
 
 
 @needs_c

@@ -435,7 +435,8 @@ class _Scanner:
         self.props = props
         self.rules = rules
         self.opts = options
-        self.schemes = sorted(options.schemes, key=len, reverse=True)
+        self.scheme_set = options.schemes
+        self.scheme_lengths = sorted({len(scheme) for scheme in options.schemes}, reverse=True)
         self.patterns: HostPatterns = host_patterns(props)
         opaque = tuple(sorted(options.schemes - SPECIAL_SCHEMES))
         self.candidate = _candidate_pattern(self.patterns, opaque, options.bare_localhost, options.single_label_hosts)
@@ -482,8 +483,19 @@ class _Scanner:
         return m.end() if m is not None and int(m.group(1)) <= 65535 else i
 
     def _url(self, start: int, host_end: int, ascii_host: str, host: str, scheme: str | None) -> Link:
-        end = _find_link_end(self.text, self._port_end(host_end), self.props)
-        return self._link(start, end, "url", scheme, host, ascii_host)
+        text = self.text
+        end = _find_link_end(text, self._port_end(host_end), self.props)
+        return Link(
+            start,
+            end,
+            "url",
+            text[start:end],
+            scheme,
+            host,
+            ascii_host=ascii_host,
+            unicode_version=self.props.version,
+            tlds=self.rules.tlds,
+        )
 
     def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: str, ascii_host: str) -> Link:
         return Link(
@@ -519,6 +531,8 @@ class _Scanner:
         if i <= 0:
             return False
         ch = self.text[i - 1]
+        if ch.isspace():
+            return False  # (the common case)
         if ch == "_":
             # "pam_unix.so" is one identifier; "_example.com_" is emphasis.
             return i >= 2 and self.text[i - 2].isalnum()
@@ -555,16 +569,20 @@ class _Scanner:
         """``://`` at ``at``: a URL with a scheme."""
         text = self.text
         h = at + 3
+        if at == 0 or text[at - 1] not in _SCHEME_CHAR:
+            return None, h  # "://" after no scheme
         start = None
-        for scheme in self.schemes:
-            s = at - len(scheme)
-            if s >= self.floor and text[s:at].lower() == scheme and (s == 0 or text[s - 1] not in _BEFORE_SCHEME):
+        for n in self.scheme_lengths:
+            s = at - n
+            if (
+                s >= self.floor
+                and text[s:at].lower() in self.scheme_set
+                and (s == 0 or text[s - 1] not in _BEFORE_SCHEME)
+            ):
                 start = s
                 break
         if start is None:
-            if at > 0 and text[at - 1] in _SCHEME_CHAR:
-                return self._skip(h)  # another scheme (file://, foo://): D19, D53
-            return None, h
+            return self._skip(h)  # another scheme (file://, foo://): D19, D53
         scheme = text[start:at]
         special = scheme.lower() in SPECIAL_SCHEMES
         if h < len(text) and text[h] == "[":
@@ -634,7 +652,7 @@ class _Scanner:
             s = a
             while s < b and text[s] in LABEL_SEPARATORS:
                 s += 1  # (a run of separators can reach b: "http://[::1]/xa.com")
-            if s == b or self._glued_before(a) or any(text[k] in ".\uff0e" for k in range(a, s)):
+            if s == b or self._glued_before(a) or (s > a and any(text[k] in ".\uff0e" for k in range(a, s))):
                 # D51: after a path or identifier character, or a name that
                 # starts with a dot (".bashrc", "*.links.in"): not a domain.
                 continue
@@ -686,24 +704,27 @@ class _Scanner:
         finds a local-part."""
         text = self.text
         e = self._clauses(at + 1, self._run_end(at + 1))[0][1]
+        start = _find_email_start(text, at, self.props)
+        scheme = None
+        if start is not None and start >= self.floor:
+            scheme = text[start : start + 6] if text[start : start + 7].lower() == "mailto:" else None
+            if scheme is None and (self._scheme_before(start) or self._message_id(start, e)):
+                # D53: the userinfo of a URI ("sip:alice@example.com"); D55: a
+                # Message-ID.  (Decided before the domain is validated: cheap.)
+                self.floor = max(self.floor, e)
+                return None, e
         host = host_span(text, at + 1, e, self.rules, schemed=False)
         if host is None:
             return None, at + 1
         host_end, ascii_host, unicode_host = host
         if host_end > at + 1 and text[host_end - 1] in LABEL_SEPARATORS:
             host_end -= 1  # an email domain never keeps a trailing dot
-        start = _find_email_start(text, at, self.props)
         if start is None or start < self.floor:
             # UTS #58 §5 test data: an invalid local-part skips the domain too.
             self.floor = host_end
             return None, host_end
-        scheme = text[start : start + 6] if text[start : start + 7].lower() == "mailto:" else None
-        if scheme is None and (
-            self._scheme_before(start) or self._path_after(host_end) or self._message_id(start, host_end)
-        ):
-            # D53: the userinfo of a URI ("sip:alice@example.com"); D55: an
-            # scp or git target ("git@example.com:org/repo.git"), a Message-ID.
-            self.floor = host_end
+        if scheme is None and self._path_after(host_end):
+            self.floor = host_end  # D55: an scp or git target ("git@example.com:org/repo.git")
             return None, host_end
         return self._link(start, host_end, "email", scheme, unicode_host, ascii_host), host_end
 

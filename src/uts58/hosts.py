@@ -243,17 +243,16 @@ def host_span(
             return (host_end, ip, ip) if ip else None
     ascii_name = rules.check(name, any_tld=schemed, single_label=single_label)
     if ascii_name is not None:
-        last = max(name.rfind(c) for c in LABEL_SEPARATORS)
         if (
             schemed
-            and last > 0
             and ascii_name.rpartition(".")[2] not in rules.tlds
             and text[host_end : host_end + 1] not in ("/", "?", "#", ":")
         ):
             # D52: an unlisted TLD after a domain that is whole without it,
             # with no path, query or port after it, is the next sentence, its
             # space missing ("http://example.com.Then go").
-            cut = rules.check(name[:last])
+            last = max(name.rfind(c) for c in LABEL_SEPARATORS)
+            cut = rules.check(name[:last]) if last > 0 else None
             if cut is not None:
                 return s + last, cut, domain_to_unicode(cut)
         return host_end, ascii_name, domain_to_unicode(ascii_name)
