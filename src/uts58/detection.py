@@ -521,8 +521,10 @@ class _Scanner:
     def _skip(self, i: int) -> tuple[None, int]:
         """D53: a scheme-like token that is not linked is left alone whole:
         no piece of its userinfo, host or path is linked either."""
-        end = self._body_end(i)
-        self.floor = max(self.floor, end)
+        text = self.text  # (_body_end inlined: this is the path of hostile "a://b)a://b)…")
+        end = _find_link_end(text, i, self.props, text[i] not in "/?#") if i < len(text) else i
+        if end > self.floor:
+            self.floor = end
         return None, end
 
     def _glued_before(self, i: int) -> bool:
