@@ -427,3 +427,39 @@ def test_format_url_same_in_both_modes() -> None:
         check=True,
     )
     assert json.loads(proc.stdout) == [format_url(s) for s in FORMATTING_SOURCES]
+
+
+def test_python_names_cited_in_the_c_file_exist() -> None:
+    """Comments of _speedups.c name the Python reference of each kernel
+    (``as uts58.escaping._decode``): every such name must exist, so that a
+    renamed function cannot leave the C file pointing at nothing."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    import uts58
+
+    source = (Path(uts58.__file__).parent / "_speedups.c").read_text(encoding="utf-8")
+    cited = sorted(set(re.findall(r"\buts58(?:\.[A-Za-z_][A-Za-z0-9_]*)+", source)))
+    assert len(cited) >= 10, cited  # the test reads the citations
+    missing = []
+    for name in cited:
+        parts = name.rstrip(".").split(".")
+        # the longest importable module prefix, then attributes
+        for k in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:k]))
+            except ImportError:
+                continue
+            break
+        else:
+            missing.append(name)
+            continue
+        for attr in parts[k:]:
+            if not hasattr(obj, attr):
+                if parts[1] == "_speedups" and speedups is None:
+                    break  # (not built here: nothing to check against)
+                missing.append(name)
+                break
+            obj = getattr(obj, attr)
+    assert missing == []

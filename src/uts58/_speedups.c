@@ -858,7 +858,7 @@ PyDoc_STRVAR(display_tail_doc,
 "display_tail(path, query, fragment) -> str\n\n"
 "The parts of a WHATWG-serialized URL (path without its leading '/', None:\n"
 "absent) percent-decoded where that keeps the URL, the fragment split at\n"
-"':~:' into directives, then UTS #58 §4.1 (as uts58.escaping._PyEngine).");
+"':~:' into directives, then UTS #58 §4.1 (as uts58.escaping.PyEscaper.display_tail).");
 
 /* Decode the parts (UCS4 buffers, None: NULL; decoded in place), split the
  * fragment at ":~:" and append §4.1 of them all to o. */
