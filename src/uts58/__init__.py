@@ -28,6 +28,13 @@ __version__ = "0.1.0"
 # Public name -> the module that defines it.  Modules load on first use
 # (PEP 562), so that ``import uts58`` stays cheap; tables load with them.
 _EXPORTS = {
+    "AddressError": "errors",
+    "ConformanceFileError": "errors",
+    "OffsetError": "errors",
+    "OptionError": "errors",
+    "TLDListError": "errors",
+    "URLError": "errors",
+    "UTS58Error": "errors",
     "DEFAULT_SCHEMES": "detection",
     "Link": "detection",
     "find_emails": "detection",
@@ -63,11 +70,18 @@ __all__ = [
     "DEFAULT_SCHEMES",
     "DEFAULT_UNICODE_VERSION",
     "OPEN_STACK_LIMIT",
+    "AddressError",
+    "ConformanceFileError",
     "Link",
     "LinkProperties",
     "LinkTerm",
+    "OffsetError",
+    "OptionError",
     "Policy",
     "Reason",
+    "TLDListError",
+    "URLError",
+    "UTS58Error",
     "available_versions",
     "check_link",
     "find_email_start",
@@ -108,6 +122,15 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from .detection import DEFAULT_SCHEMES, Link, find_emails, find_links, find_urls
     from .email import find_email_start, format_email
+    from .errors import (
+        AddressError,
+        ConformanceFileError,
+        OffsetError,
+        OptionError,
+        TLDListError,
+        URLError,
+        UTS58Error,
+    )
     from .escaping import format_parts, format_url, minimal_escape_parts, percent_escape
     from .html5 import linkify_html
     from .linkifier import linkify

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .errors import OffsetError
+
 
 def check_str(value: object, name: str) -> str:
     if not isinstance(value, str):
@@ -14,5 +16,5 @@ def check_offset(value: object, name: str, text: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be int, not {type(value).__name__}")
     if not 0 <= value <= len(text):
-        raise ValueError(f"{name}={value} is outside the text (length {len(text)})")
+        raise OffsetError(f"{name}={value} is outside the text (length {len(text)})")
     return value

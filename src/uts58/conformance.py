@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .detection import find_links
+from .errors import ConformanceFileError
 from .escaping import format_parts, format_url, percent_escape
 from .properties import LinkTerm, link_term
 from .termination import find_link_end
@@ -108,7 +109,7 @@ def read_formatting_test(path: Path) -> list[FormattingCase]:
             pending = (number, line)
             continue
         if structure is None:
-            raise ValueError(f"{path}:{pending[0]}: pair without a structure comment")
+            raise ConformanceFileError(f"{path}:{pending[0]}: pair without a structure comment")
         scheme = host = ""
         segments: list[str] | None = None
         pairs: list[tuple[str, str | None]] | None = None
@@ -125,7 +126,7 @@ def read_formatting_test(path: Path) -> list[FormattingCase]:
                 pairs = (pairs or []) + [(value, None)]
             elif key == "𝑽":
                 if not pairs or pairs[-1][1] is not None:
-                    raise ValueError(f"{path}:{number}: 𝑽 without 𝑸")
+                    raise ConformanceFileError(f"{path}:{number}: 𝑽 without 𝑸")
                 pairs[-1] = (pairs[-1][0], value)
             elif key == "𝑭":
                 fragment = value
@@ -146,7 +147,7 @@ def read_formatting_test(path: Path) -> list[FormattingCase]:
         )
         pending, structure = None, None
     if pending is not None:
-        raise ValueError(f"{path}:{pending[0]}: source line without a result line")
+        raise ConformanceFileError(f"{path}:{pending[0]}: source line without a result line")
     return cases
 
 
@@ -216,18 +217,18 @@ def read_detection_test(path: Path) -> list[DetectionLine]:
         for ch in raw:
             if ch == OPEN_MARK:
                 if start is not None:
-                    raise ValueError(f"{path}:{number}: nested {OPEN_MARK}")
+                    raise ConformanceFileError(f"{path}:{number}: nested {OPEN_MARK}")
                 start = pos
             elif ch == CLOSE_MARK:
                 if start is None:
-                    raise ValueError(f"{path}:{number}: {CLOSE_MARK} without {OPEN_MARK}")
+                    raise ConformanceFileError(f"{path}:{number}: {CLOSE_MARK} without {OPEN_MARK}")
                 links.append(MarkedLink(start, pos, "".join(text_parts)[start:pos]))
                 start = None
             else:
                 text_parts.append(ch)
                 pos += 1
         if start is not None:
-            raise ValueError(f"{path}:{number}: unclosed {OPEN_MARK}")
+            raise ConformanceFileError(f"{path}:{number}: unclosed {OPEN_MARK}")
         lines.append(DetectionLine(number, raw, "".join(text_parts), tuple(links)))
     return lines
 

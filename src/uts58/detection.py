@@ -25,6 +25,7 @@ import ada_url
 from ._checks import check_str
 from .email import _display as _email_display
 from .email import _find_email_start
+from .errors import OptionError
 from .escaping import SPECIAL_SCHEMES, _format_url
 from .hosts import (
     FILE_EXTENSION_TLDS,
@@ -272,11 +273,11 @@ def check_options(
     wanted = frozenset(check_str(s, "schemes[]").lower().removesuffix(":") for s in schemes)
     bad = sorted(s for s in wanted if not _SCHEME_SYNTAX.fullmatch(s))
     if bad:
-        raise ValueError(f"schemes: {bad} are not URL schemes (a letter, then letters, digits, '+', '-' or '.')")
+        raise OptionError(f"schemes: {bad} are not URL schemes (a letter, then letters, digits, '+', '-' or '.')")
     if file_extensions is not None:
         file_extension_set(file_extensions)
     if wanted & FORBIDDEN_SCHEMES:
-        raise ValueError(
+        raise OptionError(
             f"schemes: {sorted(wanted & FORBIDDEN_SCHEMES)} are never linked (they run code or read local files)"
         )
     return wanted - {"mailto"}  # mailto: goes with email addresses, always

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ._checks import check_offset, check_str
+from .errors import AddressError, OffsetError
 from .hosts import domain_to_ascii, domain_to_unicode, run_start
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
 
@@ -31,7 +32,7 @@ def find_email_start(text: str, at: int, *, unicode_version: str = DEFAULT_UNICO
     check_str(text, "text")
     check_offset(at, "at", text)
     if at == len(text) or text[at] != "@":
-        raise ValueError(f"at={at} does not point at an '@' in text")
+        raise OffsetError(f"at={at} does not point at an '@' in text")
     return _find_email_start(text, at, link_properties(unicode_version))
 
 
@@ -82,15 +83,15 @@ def format_email(address: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION
         prefix, address = address[: len(_MAILTO)], address[len(_MAILTO) :]
     local, sep, domain = address.rpartition("@")
     if not sep or not local or not domain:
-        raise ValueError(f"address must be local-part@domain: {address!r}")
+        raise AddressError(f"address must be local-part@domain: {address!r}")
     quoted = _QUOTED.fullmatch(local)
     if quoted:
         local = re.sub(r"\\(.)", r"\1", quoted.group(1), flags=re.S)
         if not local:
-            raise ValueError('address has an empty quoted local-part ""')
+            raise AddressError('address has an empty quoted local-part ""')
     bad = _NOT_QUOTABLE.search(local)
     if bad:
-        raise ValueError(f"address local-part has U+{ord(bad.group()):04X}, which RFC 6532 does not allow")
+        raise AddressError(f"address local-part has U+{ord(bad.group()):04X}, which RFC 6532 does not allow")
     return _display(prefix, local, _format_domain(domain), link_properties(unicode_version))
 
 
@@ -108,5 +109,5 @@ def _format_domain(domain: str) -> str:
         return domain  # address literal, RFC 5321 §4.1.3
     ascii_form = domain_to_ascii(domain)
     if ascii_form is None:
-        raise ValueError(f"address has an invalid domain: {domain!r}")
+        raise AddressError(f"address has an invalid domain: {domain!r}")
     return domain_to_unicode(ascii_form)

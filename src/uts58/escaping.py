@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from ._checks import check_str
 from ._compiled import Escaper, engine
+from .errors import URLError
 from .hosts import domain_to_unicode
 from .parts import CLEAR, DIRECTIVE, FRAGMENT, PATH, QUERY, SEQUENCE, TERMINATOR, Part, match_at, part_patterns
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, LinkTerm, link_properties
@@ -339,7 +340,7 @@ def _format_url(url: str, props: LinkProperties, detected: tuple[str, str] | Non
         # errors and the rare cases (False) to the Python code below.
         forms = fast.format_url(ADA, cleaned, *detected)
         if forms is None:
-            raise ValueError(f"url is not a valid URL: {url!r}")
+            raise URLError(f"url is not a valid URL: {url!r}")
         if forms is not False:
             return forms
     return _format_cleaned_py(url, cleaned, props, detected)
@@ -352,16 +353,16 @@ def _format_cleaned_py(url: str, cleaned: str, props: LinkProperties, detected: 
     if m:
         scheme = m.group(1).lower()
         if scheme not in SPECIAL_SCHEMES:
-            raise ValueError(f"url has scheme {scheme!r}; format_url handles {', '.join(sorted(SPECIAL_SCHEMES))}")
+            raise URLError(f"url has scheme {scheme!r}; format_url handles {', '.join(sorted(SPECIAL_SCHEMES))}")
         to_parse, after_scheme, show_scheme = cleaned, m.end(), True
     else:
         to_parse, after_scheme, show_scheme = "https://" + cleaned, 0, False
     # The WHATWG parser (ada) does all the parsing.
     c = parse_special(to_parse)
     if c is None:
-        raise ValueError(f"url is not a valid URL: {url!r}")
+        raise URLError(f"url is not a valid URL: {url!r}")
     if not c.host:
-        raise ValueError(f"url has no host: {url!r}")
+        raise URLError(f"url has no host: {url!r}")
 
     out = []
     if show_scheme:

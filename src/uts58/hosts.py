@@ -24,6 +24,7 @@ from functools import cache, lru_cache
 
 import ada_url
 
+from .errors import TLDListError
 from .properties import LinkProperties, LinkTerm, char_class
 from .whatwg import parse_special
 
@@ -130,7 +131,7 @@ def normalize_tlds(tlds: Iterable[str]) -> frozenset[str]:
         name = tld.strip().lstrip(".")
         ascii_form = domain_to_ascii(name) if name else None
         if ascii_form is None or "." in ascii_form:
-            raise ValueError(f"known_tlds: {tld!r} is not a top-level domain label")
+            raise TLDListError(f"known_tlds: {tld!r} is not a top-level domain label")
         out.add(ascii_form)
     return frozenset(out)
 

@@ -26,6 +26,7 @@ from ._checks import check_str
 from ._htmlcost import parse_cost
 from ._rawhtml import RAW_TEXT
 from .detection import DEFAULT_SCHEMES, Link, prefilter
+from .errors import OptionError
 from .linkifier import Callback, linkify
 
 __all__ = ["ALWAYS_SKIPPED", "DEFAULT_SKIP_TAGS", "linkify_html"]
@@ -106,11 +107,11 @@ def linkify_html(
     if isinstance(skip_tags, str):
         raise TypeError("skip_tags must be an iterable of tag names, not a str")
     if options.get("format", "html") != "html":
-        raise ValueError("linkify_html writes HTML: format must be 'html'")
+        raise OptionError("linkify_html writes HTML: format must be 'html'")
     if not _TAG_NAME.match(context):
-        raise ValueError(f"context must be an HTML element name, not {context!r}")
+        raise OptionError(f"context must be an HTML element name, not {context!r}")
     if link_text not in ("original", "display"):
-        raise ValueError(f"link_text must be 'original' or 'display', not {link_text!r}")
+        raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}")
     skip = {_tag_name(t) for t in skip_tags} | ALWAYS_SKIPPED
     convert = _converter(link_text, callback, options)
     context = context.lower()
@@ -128,7 +129,7 @@ def linkify_html(
     try:
         tree = LexborHTMLParser(fragment, is_fragment=True, fragment_tag=context, scripting=True, options=_OPTIONS)
     except ValueError:
-        raise ValueError(f"context: the HTML parser does not know the element {context!r}") from None
+        raise OptionError(f"context: the HTML parser does not know the element {context!r}") from None
     # With a <noscript>, linked only if both readings serialize alike.
     before = (tree.html or "") if noscript else ""
     changed = False

@@ -17,6 +17,7 @@ from typing import Literal
 from ._checks import check_str
 from ._compiled import speedups
 from .detection import DEFAULT_SCHEMES, FORBIDDEN_SCHEMES, Link, check_options, find_links
+from .errors import OptionError
 from .markdown_text import escape_text, markdown_link
 from .properties import DEFAULT_UNICODE_VERSION
 from .security import Policy, admitted, escape_bidi_controls
@@ -87,19 +88,19 @@ def linkify(
     """
     check_str(text, "text")
     if format not in ("html", "markdown"):
-        raise ValueError(f"format must be 'html' or 'markdown', not {format!r}")
+        raise OptionError(f"format must be 'html' or 'markdown', not {format!r}")
     extra = dict(attrs or {})
     if extra and format == "markdown":
-        raise ValueError("attrs: a Markdown link has no attributes (attrs needs format='html')")
+        raise OptionError("attrs: a Markdown link has no attributes (attrs needs format='html')")
     for name, value in extra.items():
         if not isinstance(name, str) or not _ATTR_NAME.match(name) or name.lower() == "href":
-            raise ValueError(f"attrs: {name!r} is not an attribute name linkify may set")
+            raise OptionError(f"attrs: {name!r} is not an attribute name linkify may set")
         check_str(value, f"attrs[{name!r}]")
     if isinstance(kinds, str):
         kinds = (kinds,)
     wanted = set(kinds)
     if not wanted <= {"url", "email"}:
-        raise ValueError(f"kinds must hold 'url' and/or 'email', not {sorted(wanted)}")
+        raise OptionError(f"kinds must hold 'url' and/or 'email', not {sorted(wanted)}")
     policy = Policy.default() if policy is None else policy
     if not isinstance(policy, Policy):
         raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")

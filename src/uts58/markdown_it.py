@@ -36,6 +36,7 @@ from typing import Any
 from ._checks import check_str
 from ._rawhtml import RawHtml
 from .detection import DEFAULT_SCHEMES, Link, check_options, find_links, prefilter
+from .errors import OptionError
 from .hosts import default_tlds, normalize_tlds
 from .migration import LinkifyItMatch
 from .properties import DEFAULT_UNICODE_VERSION
@@ -214,7 +215,7 @@ class Linkify:
             raise TypeError(f"options must be a dict, not {type(options).__name__}")
         for key, value in options.items():
             if key not in _OPTIONS:
-                raise ValueError(f"set: unknown option {key!r}; linkify-it-py's are {', '.join(_OPTIONS)}")
+                raise OptionError(f"set: unknown option {key!r}; linkify-it-py's are {', '.join(_OPTIONS)}")
             if not isinstance(value, bool):
                 raise TypeError(f"set: {key} must be bool, not {type(value).__name__}")
             if key == "---" and value:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._checks import check_offset, check_str
+from .errors import OffsetError
 from .properties import DEFAULT_UNICODE_VERSION, LinkTerm, link_properties
 from .termination import _find_link_end
 
@@ -38,7 +39,7 @@ def refine_end(text: str, start: int, end: int, *, unicode_version: str = DEFAUL
     check_offset(start, "start", text)
     check_offset(end, "end", text)
     if end < start:
-        raise ValueError(f"end={end} is before start={start}")
+        raise OffsetError(f"end={end} is before start={start}")
     props = link_properties(unicode_version)
     if end == len(text) or props.link_term(text[end]) is LinkTerm.Hard:
         return end

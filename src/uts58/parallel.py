@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .detection import find_links
+from .errors import OptionError
 
 __all__ = ["Block", "BlockResult", "DecodeError", "check_utf8", "detect_blocks", "plan_blocks"]
 
@@ -55,7 +56,7 @@ class BlockResult:
 def plan_blocks(path: str, block_size: int = DEFAULT_BLOCK) -> list[Block]:
     """Byte ranges of ``path`` of about ``block_size`` bytes, each ending after a newline."""
     if block_size < 1:
-        raise ValueError(f"block_size must be at least 1, not {block_size}")
+        raise OptionError(f"block_size must be at least 1, not {block_size}")
     size = os.path.getsize(path)
     blocks = []
     with open(path, "rb") as f:

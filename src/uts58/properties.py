@@ -17,6 +17,8 @@ from enum import Enum
 from functools import cache
 from pathlib import Path
 
+from .errors import OptionError
+
 __all__ = [
     "DEFAULT_UNICODE_VERSION",
     "LinkProperties",
@@ -99,7 +101,7 @@ def _check_char(ch: object, name: str = "ch") -> str:
     if not isinstance(ch, str):
         raise TypeError(f"{name} must be a str of one character, not {type(ch).__name__}")
     if len(ch) != 1:
-        raise ValueError(f"{name} must be a single character, got a str of length {len(ch)}")
+        raise OptionError(f"{name} must be a single character, got a str of length {len(ch)}")
     return ch
 
 
@@ -131,7 +133,7 @@ class LinkProperties:
         try:
             mod = importlib.import_module(f"uts58._tables.{_module_name(version)}")
         except ModuleNotFoundError:
-            raise ValueError(
+            raise OptionError(
                 f"unicode_version {version!r} is not bundled; available: {', '.join(available_versions())}"
             ) from None
         if tuple(mod.LINK_TERM_VALUES) != tuple(t.value for t in LINK_TERM_ORDER):

@@ -43,6 +43,7 @@ from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 from ._checks import check_str
 from ._rawhtml import RAW_TEXT, SKIPPED, RawHtml
 from .detection import DEFAULT_SCHEMES, Link, check_options, find_links, prefilter
+from .errors import OptionError
 from .linkifier import Callback, apply_callback, linkify
 from .properties import DEFAULT_UNICODE_VERSION
 from .security import Policy, admitted, escape_bidi_controls
@@ -319,7 +320,7 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
         super().__init__()
         check_str(link_text, "link_text")
         if link_text not in ("original", "display"):
-            raise ValueError(f"link_text must be 'original' or 'display', not {link_text!r}")
+            raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}")
         if callback is not None and not callable(callback):
             raise TypeError(f"callback must be callable, not {type(callback).__name__}")
         if isinstance(kinds, str):

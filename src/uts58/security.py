@@ -22,6 +22,7 @@ from functools import cache, lru_cache
 from typing import Literal
 
 from .detection import Link
+from .errors import OptionError
 from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span, normalize_tlds
 from .properties import DEFAULT_UNICODE_VERSION, _module_name
 
@@ -99,9 +100,9 @@ class Policy:
             object.__setattr__(self, "known_tlds", normalize_tlds(self.known_tlds))
         object.__setattr__(self, "file_extensions", frozenset(e.lower().lstrip(".") for e in self.file_extensions))
         if self.restriction not in ("highly", "moderately", None):
-            raise ValueError(f"restriction must be 'highly', 'moderately' or None, not {self.restriction!r}")
+            raise OptionError(f"restriction must be 'highly', 'moderately' or None, not {self.restriction!r}")
         if self.bidi not in ("reject", "escape", "allow"):
-            raise ValueError(f"bidi must be 'reject', 'escape' or 'allow', not {self.bidi!r}")
+            raise OptionError(f"bidi must be 'reject', 'escape' or 'allow', not {self.bidi!r}")
 
     @classmethod
     def default(cls) -> Policy:

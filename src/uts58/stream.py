@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from ._checks import check_str
 from .detection import Link, find_links
+from .errors import OptionError
 
 __all__ = ["find_links_in_file", "find_links_in_stream"]
 
@@ -72,7 +73,7 @@ def find_links_in_file(
     Offsets count characters from the start of the file.
     """
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive int, not {chunk_size!r}")
+        raise OptionError(f"chunk_size must be a positive int, not {chunk_size!r}")
     if hasattr(file, "read"):  # an open text file (or any reader)
         return find_links_in_stream(_read(file, chunk_size), **options)  # type: ignore[arg-type]
     if not isinstance(file, (str, os.PathLike)):

@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .errors import OptionError
 from .linkifier import linkify
 from .security import Policy
 
@@ -113,21 +114,21 @@ def _options(
 ) -> dict[str, Any]:
     """The keyword arguments of :func:`uts58.linkify` for the filter's options."""
     if format not in ("html", "markdown"):
-        raise ValueError(f"format must be 'html' or 'markdown', not {format!r}")
+        raise OptionError(f"format must be 'html' or 'markdown', not {format!r}")
     if attrs is not None and not isinstance(attrs, Mapping):
         raise TypeError(f"attrs must be a mapping, not {type(attrs).__name__}")
     extra = dict(attrs or {})
     for name in extra:
         # The same rule as the compact Django argument, whichever way attrs come.
         if isinstance(name, str) and (name.lower().startswith("on") or name.lower() in ("href", "style")):
-            raise ValueError(f"attrs: {name!r} is not an attribute the filter may set")
+            raise OptionError(f"attrs: {name!r} is not an attribute the filter may set")
     for name, value in (("rel", rel), ("target", target)):
         if value is None:
             continue
         if not isinstance(value, str):
             raise TypeError(f"{name} must be str, not {type(value).__name__}")
         if any(key.lower() == name for key in extra):
-            raise ValueError(f"{name} is given twice (as {name}= and in attrs)")
+            raise OptionError(f"{name} is given twice (as {name}= and in attrs)")
         extra[name] = value
     rel_key = next((key for key in extra if key.lower() == "rel"), "rel")
     target_value = next((v for key, v in extra.items() if key.lower() == "target"), None)
@@ -137,10 +138,10 @@ def _options(
         if "noopener" not in (t.lower() for t in tokens):
             extra[rel_key] = " ".join([*tokens, "noopener"])
     if extra and format != "html":
-        raise ValueError("rel, target and attrs need format='html' (a Markdown link has no attributes)")
+        raise OptionError("rel, target and attrs need format='html' (a Markdown link has no attributes)")
     if isinstance(policy, str):
         if policy not in _POLICIES:
-            raise ValueError(f"policy must be one of {', '.join(map(repr, _POLICIES))} or a Policy, not {policy!r}")
+            raise OptionError(f"policy must be one of {', '.join(map(repr, _POLICIES))} or a Policy, not {policy!r}")
         policy = _POLICIES[policy]
     elif policy is not None and not isinstance(policy, Policy):
         raise TypeError(f"policy must be a str or a uts58.Policy, not {type(policy).__name__}")
@@ -156,7 +157,7 @@ def _linkify(value: Any, options: dict[str, Any], *, escape: bool) -> str:
     markdown = options["format"] == "markdown"
     if hasattr(value, "__html__"):
         if markdown:
-            raise ValueError("format='markdown' takes plain text, not a value marked safe (HTML)")
+            raise OptionError("format='markdown' takes plain text, not a value marked safe (HTML)")
         from .html5 import linkify_html
 
         options = {k: v for k, v in options.items() if k != "format"}
@@ -197,16 +198,16 @@ def parse_argument(arg: str) -> dict[str, Any]:
             continue
         lowered = name.lower()
         if lowered in options or lowered in attrs or not name:
-            raise ValueError(f"linkify argument: {name!r} is given twice or is empty in {arg!r}")
+            raise OptionError(f"linkify argument: {name!r} is given twice or is empty in {arg!r}")
         if lowered in _KEYWORDS:
             options[lowered] = value.split() if lowered == "kinds" else value
         elif lowered.startswith("on") or lowered in ("href", "style"):
-            raise ValueError(f"linkify argument: {name!r} is not an attribute the filter may set")
+            raise OptionError(f"linkify argument: {name!r} is not an attribute the filter may set")
         else:
             attrs[lowered] = value
     if rel:
         if "rel" in options:
-            raise ValueError(f"linkify argument: rel is given twice in {arg!r}")
+            raise OptionError(f"linkify argument: rel is given twice in {arg!r}")
         options["rel"] = " ".join(rel)
     if attrs:
         options["attrs"] = attrs

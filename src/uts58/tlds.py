@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ._checks import check_str
+from .errors import TLDListError
 
 __all__ = ["TldSource", "default_source", "load_source", "load_tlds"]
 
@@ -137,7 +138,9 @@ def _icann_section(text: str) -> tuple[int, int]:
             at = text.find(marker, line_end)  # the next line: each line is looked at once
     found.sort()
     if [marker for _, _, marker in found] != [PSL_ICANN_BEGIN, PSL_ICANN_END]:
-        raise ValueError(f"a Public Suffix List needs one '{PSL_ICANN_BEGIN}' line and one '{PSL_ICANN_END}' after it")
+        raise TLDListError(
+            f"a Public Suffix List needs one '{PSL_ICANN_BEGIN}' line and one '{PSL_ICANN_END}' after it"
+        )
     return found[0][1], found[1][0] - 1  # from the "\n" that ends the BEGIN line to the one before END
 
 
@@ -147,7 +150,7 @@ def _parse(text: str, *, require_icann: bool = False) -> tuple[frozenset[str], s
     text = _normalized(text)
     psl = _is_psl(text)
     if require_icann and not psl:
-        raise ValueError("not a Public Suffix List")
+        raise TLDListError("not a Public Suffix List")
     start, end = 0, len(text)
     if psl:
         if require_icann or PSL_ICANN_BEGIN in text or PSL_ICANN_END in text:
@@ -166,9 +169,9 @@ def _parse(text: str, *, require_icann: bool = False) -> tuple[frozenset[str], s
                 line = m.group(1).strip()
                 number = text.count("\n", 0, m.start() + 1)
                 shown = line if len(line) <= 80 else line[:77] + "..."
-                raise ValueError(f"line {number}: {shown!r} is not a top-level domain label")
+                raise TLDListError(f"line {number}: {shown!r} is not a top-level domain label")
     if not tlds:
-        raise ValueError("the list holds no top-level domain")
+        raise TLDListError("the list holds no top-level domain")
     date = (version.group(1).strip() or None) if version else None
     return frozenset(t for t in tlds.values() if t is not None), date
 
@@ -200,7 +203,7 @@ def _decode(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{name}: invalid UTF-8 at byte offset {exc.start}") from None
+        raise TLDListError(f"{name}: invalid UTF-8 at byte offset {exc.start}") from None
 
 
 # --------------------------------------------------------------------------
@@ -222,7 +225,7 @@ def load_source(source: str | os.PathLike[str] | bytes | bytearray | Iterable[st
     try:
         tlds, date = _parse(text)
     except ValueError as exc:
-        raise ValueError(f"{name}: {exc}") from None
+        raise TLDListError(f"{name}: {exc}") from None
     return TldSource(tlds, name, date)
 
 

@@ -1,0 +1,59 @@
+"""The errors uts58 raises for values it cannot take.
+
+Every one is a :class:`ValueError` (``except ValueError`` keeps working) and
+a :class:`UTS58Error` (``except uts58.UTS58Error`` catches uts58's own and
+nothing else).  A wrong argument *type* is a :class:`TypeError` naming the
+argument, as everywhere in Python.
+
+>>> import uts58
+>>> try:
+...     uts58.format_url("mailto:x@example.com")
+... except uts58.URLError as exc:
+...     print(type(exc).__name__, isinstance(exc, ValueError))
+URLError True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AddressError",
+    "ConformanceFileError",
+    "OffsetError",
+    "OptionError",
+    "TLDListError",
+    "URLError",
+    "UTS58Error",
+]
+
+
+class UTS58Error(ValueError):
+    """A value uts58 cannot take (the base of the classes below)."""
+
+
+class OptionError(UTS58Error):
+    """An argument or option value uts58 does not accept: a scheme it never
+    links, an unknown kind, format or policy level, an attribute name, a
+    Unicode version it has no data for."""
+
+
+class OffsetError(UTS58Error):
+    """An offset outside the text, or not where the function needs it (an
+    ``at`` that is not an ``@``, an ``end`` before ``start``)."""
+
+
+class URLError(UTS58Error):
+    """:func:`uts58.format_url`: not a URL it formats (the WHATWG parser
+    refuses it, it has no host, or another scheme)."""
+
+
+class AddressError(UTS58Error):
+    """:func:`uts58.format_email`: not an email address."""
+
+
+class TLDListError(UTS58Error):
+    """A TLD list that is not one (:func:`uts58.tlds.load_tlds`, or an entry
+    of ``known_tlds`` that is not a top-level domain label)."""
+
+
+class ConformanceFileError(UTS58Error):
+    """A malformed official test file (:mod:`uts58.conformance`)."""
