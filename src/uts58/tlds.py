@@ -243,7 +243,7 @@ def load_tlds(source: str | os.PathLike[str] | bytes | bytearray | Iterable[str]
       only from the ICANN section when the list marks one.
 
     Raises TypeError for a wrong type, OSError for a file that cannot be read,
-    and ValueError naming the line that is not a TLD label, for bytes that are
+    and TLDListError (a ValueError) naming the line that is not a TLD label, for bytes that are
     not UTF-8, or for a list without a TLD.
 
     >>> sorted(load_tlds(["com", ".Org", "рф"]))
@@ -251,7 +251,7 @@ def load_tlds(source: str | os.PathLike[str] | bytes | bytearray | Iterable[str]
     >>> load_tlds("com\\nexample.com\\n")
     Traceback (most recent call last):
       ...
-    ValueError: caller: line 2: 'example.com' is not a top-level domain label
+    uts58.errors.TLDListError: caller: line 2: 'example.com' is not a top-level domain label
     """
     return load_source(source).tlds
 
