@@ -83,8 +83,20 @@ def test_no_bare_value_error_is_raised_by_the_package() -> None:
     assert {c.__name__ for c in UTS58Error.__subclasses__()} == {
         "AddressError",
         "ConformanceFileError",
+        "DecodeError",
         "OffsetError",
         "OptionError",
         "TLDListError",
         "URLError",
     }
+
+
+def test_undecodable_bytes(tmp_path: Path) -> None:
+    from uts58.errors import DecodeError
+    from uts58.parallel import check_utf8
+
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"see example.com \xff")
+    with pytest.raises(DecodeError, match="byte offset 16") as caught:
+        check_utf8(str(path))
+    assert isinstance(caught.value, UTS58Error) and caught.value.offset == 16

@@ -18,6 +18,7 @@ from __future__ import annotations
 __all__ = [
     "AddressError",
     "ConformanceFileError",
+    "DecodeError",
     "OffsetError",
     "OptionError",
     "TLDListError",
@@ -57,3 +58,12 @@ class TLDListError(UTS58Error):
 
 class ConformanceFileError(UTS58Error):
     """A malformed official test file (:mod:`uts58.conformance`)."""
+
+
+class DecodeError(UTS58Error):
+    """Bytes that are not UTF-8 (the command line, files read in blocks):
+    names the file and the byte offset."""
+
+    def __init__(self, name: str, offset: int, reason: str) -> None:
+        super().__init__(f"{name}: invalid UTF-8 at byte offset {offset} ({reason})")
+        self.name, self.offset = name, offset

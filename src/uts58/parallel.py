@@ -16,19 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .detection import find_links
-from .errors import OptionError
+from .errors import DecodeError, OptionError
 
 __all__ = ["Block", "BlockResult", "DecodeError", "check_utf8", "detect_blocks", "plan_blocks"]
 
 DEFAULT_BLOCK = 4 << 20
-
-
-class DecodeError(ValueError):
-    """Text that is not UTF-8: names the file and the byte offset."""
-
-    def __init__(self, name: str, offset: int, reason: str) -> None:
-        super().__init__(f"{name}: invalid UTF-8 at byte offset {offset} ({reason})")
-        self.name, self.offset = name, offset
 
 
 def decode(data: bytes, name: str, offset: int = 0, errors: str = "strict") -> str:
