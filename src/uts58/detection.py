@@ -484,19 +484,8 @@ class _Scanner:
         return m.end() if m is not None and int(m.group(1)) <= 65535 else i
 
     def _url(self, start: int, host_end: int, ascii_host: str, host: str, scheme: str | None) -> Link:
-        text = self.text
-        end = _find_link_end(text, self._port_end(host_end), self.props)
-        return Link(
-            start,
-            end,
-            "url",
-            text[start:end],
-            scheme,
-            host,
-            ascii_host=ascii_host,
-            unicode_version=self.props.version,
-            tlds=self.rules.tlds,
-        )
+        end = _find_link_end(self.text, self._port_end(host_end), self.props)
+        return self._link(start, end, "url", scheme, host, ascii_host)
 
     def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: str, ascii_host: str) -> Link:
         return Link(

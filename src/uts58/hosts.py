@@ -25,7 +25,7 @@ from functools import cache, lru_cache
 import ada_url
 
 from .errors import TLDListError
-from .properties import LinkProperties, LinkTerm, char_class
+from .properties import LinkProperties, char_class
 from .whatwg import parse_special
 
 __all__ = [
@@ -284,7 +284,6 @@ class HostPatterns:
 
     label: re.Pattern[str]  # one or more label characters
     run_end: re.Pattern[str]  # .match(text, i).end(): end of the host characters from i
-    hard: re.Pattern[str]  # one Link_Term=Hard character: no link runs past one
     run_start: re.Pattern[str]  # see run_start()
     candidate: re.Pattern[str]  # where a link may be: "://", "@", a separator before a label
 
@@ -304,10 +303,6 @@ def host_patterns(props: LinkProperties) -> HostPatterns:
     return HostPatterns(
         label=re.compile(char_class(domain) + "+"),
         run_end=re.compile(char_class(with_seps) + "*"),
-        # Hard is the default value: every character the other values miss.
-        hard=re.compile(
-            char_class(sorted(r for v in LinkTerm if v is not LinkTerm.Hard for r in props.ranges(v)), negate=True)
-        ),
         run_start=re.compile("(?s:.*)" + char_class(with_seps, negate=True)),
         candidate=re.compile(
             # scheme: a dotted host, an IPv6 literal, localhost, or userinfo

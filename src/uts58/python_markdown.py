@@ -326,8 +326,6 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
         if isinstance(kinds, str):
             kinds = (kinds,)
         kinds = tuple(kinds)
-        if isinstance(schemes, str) or not isinstance(schemes, Iterable):
-            raise TypeError(f"schemes must be an iterable of str, not {type(schemes).__name__}")
         schemes = check_options(urls=True, emails=True, require_scheme=require_scheme, schemes=schemes)
         # linkify checks every option as it would here (and on no text, finds nothing).
         linkify(

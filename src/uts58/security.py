@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Literal
 
-from .detection import Link
+from .detection import Link, file_extension_set
 from .errors import OptionError
 from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span, normalize_tlds
 from .properties import DEFAULT_UNICODE_VERSION, _module_name
@@ -98,7 +98,7 @@ class Policy:
     def __post_init__(self) -> None:
         if self.known_tlds is not None:
             object.__setattr__(self, "known_tlds", normalize_tlds(self.known_tlds))
-        object.__setattr__(self, "file_extensions", frozenset(e.lower().lstrip(".") for e in self.file_extensions))
+        object.__setattr__(self, "file_extensions", file_extension_set(self.file_extensions))
         if self.restriction not in ("highly", "moderately", None):
             raise OptionError(f"restriction must be 'highly', 'moderately' or None, not {self.restriction!r}")
         if self.bidi not in ("reject", "escape", "allow"):
