@@ -13,7 +13,7 @@ $(BIN)/python:
 
 # Reinstall when the project metadata or the C accelerator changes; the
 # install is editable, so Python source changes need no reinstall.
-$(STAMP): pyproject.toml setup.py src/uts58/_speedups.c | $(BIN)/python
+$(STAMP): pyproject.toml setup.py $(wildcard src/speedups/*.c src/speedups/*.h) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
@@ -28,8 +28,10 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(CC) -fsyntax-only -std=c11 -Wall -Wextra -Wpedantic -Werror \
-	  -I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" src/uts58/_speedups.c
+	for f in src/speedups/*.c; do \
+	  $(CC) -fsyntax-only -std=c11 -Wall -Wextra -Wpedantic -Werror \
+	    -I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" $$f || exit 1; \
+	done
 	$(BIN)/ruff check src tests tools bench
 	$(BIN)/ruff format --check src tests tools bench
 	$(BIN)/mypy
@@ -53,7 +55,9 @@ fuzz: $(STAMP)
 	done
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_promises.py
 
-# Regenerate the property tables from src/uts58/data/<version>/.
+# Regenerate the property tables (src/uts58/_tables/) from the Unicode files
+# in tools/data/<version>/ (generator inputs, not shipped: D67); check-tables
+# fails if a committed table differs from what the inputs give.
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py
 

@@ -105,7 +105,7 @@ def _uts58_linkify() -> Detector:
     def spans(text: str) -> list[Span]:
         out: list[Span] = []
         last = 0
-        for link in find_links(text, known_tlds=policy.known_tlds):
+        for link in find_links(text, file_extensions=policy.file_extensions):
             found = admitted(text, link, policy)
             if found is None or found.start < last:
                 continue

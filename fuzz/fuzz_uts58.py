@@ -24,11 +24,14 @@ with atheris.instrument_imports():
     import uts58
     import uts58.detection
     import uts58.email
+    import uts58._kernels_py
     import uts58.escaping
+    import uts58.formatting
     import uts58.hosts
     import uts58.linkifier
     import uts58.security
     import uts58.termination
+    import uts58.whatwg
 
 
 def _text(data: bytes) -> str:

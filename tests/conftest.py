@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "src" / "uts58" / "data"
+DATA = ROOT / "tools" / "data"  # the generator inputs (D67); the conformance files are in the package
 SHARED = ROOT.parent / "shared" / "unicode"
 
 
@@ -52,3 +52,30 @@ settings.register_profile(
 )
 settings.register_profile("fuzz", max_examples=20_000, deadline=None, suppress_health_check=list(HealthCheck))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# --------------------------------------------------------------------------
+# Kernels: the C accelerator and the Python reference (uts58._kernels).
+# A test module that runs every test in both modes says
+# ``pytestmark = pytest.mark.usefixtures("kernel_mode")``.
+
+from uts58 import _kernels  # noqa: E402
+
+C_KERNELS_WHY_NOT = (
+    "UTS58_PURE_PYTHON is set: the C kernels are not used in this run"
+    if os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0")
+    else None
+    if _kernels.accelerated()
+    else "uts58._speedups is not built here"
+)
+
+
+@pytest.fixture(scope="module", params=["c", "python"])
+def kernel_mode(request: pytest.FixtureRequest) -> object:
+    """Each test of the module once with the C kernels, once with the Python ones."""
+    if request.param == "c" and C_KERNELS_WHY_NOT is not None:
+        pytest.skip(C_KERNELS_WHY_NOT)
+    was_python = not _kernels.accelerated()
+    _kernels.use_python(request.param == "python")
+    yield request.param
+    _kernels.use_python(was_python)

@@ -7,24 +7,28 @@ from typing import Any
 
 import pytest
 
+from uts58.detection import Finder
+
 
 class Scans:
-    """How often ``find_links`` was called, and on how many characters."""
+    """How often a finder scanned a text (``Finder.find_links``), and how many characters."""
 
     def __init__(self) -> None:
         self.calls = 0
         self.chars = 0
 
 
-def count_scans(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> Scans:
-    """Replace ``module.find_links`` by a counting wrapper."""
+def count_scans(monkeypatch: pytest.MonkeyPatch, module: ModuleType | None = None) -> Scans:
+    """Replace ``Finder.find_links`` (what the adapters scan with) by a
+    counting wrapper while the test runs.  (``module``: the adapter under
+    test, named for the reader; every scan is counted.)"""
     counts = Scans()
-    real = module.find_links
+    real = Finder.find_links
 
-    def counting(text: str, **options: Any) -> Any:
+    def counting(self: Finder, text: str) -> Any:
         counts.calls += 1
         counts.chars += len(text)
-        return real(text, **options)
+        return real(self, text)
 
-    monkeypatch.setattr(module, "find_links", counting)
+    monkeypatch.setattr(Finder, "find_links", counting)
     return counts

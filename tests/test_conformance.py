@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from uts58 import LinkTerm, format_url, link_term, percent_escape
+from uts58 import LinkTerm, format_url, link_term
 from uts58.conformance import (
     AMBIGUOUS_SOURCES,
     ERRATA_17,
@@ -29,7 +29,11 @@ from uts58.conformance import (
     run_formatting_file,
     termination_cases,
 )
+from uts58.escaping import percent_escape
 from uts58.termination import find_link_end
+
+# Every conformance line runs with the C kernels and with the Python ones.
+pytestmark = pytest.mark.usefixtures("kernel_mode")
 
 FORMATTING = {v: read_formatting_test(data_file(v, "LinkFormattingTest.txt")) for v in ("17.0.0", "dev")}
 DETECTION = {v: read_detection_test(data_file(v, "LinkDetectionTest.txt")) for v in ("17.0.0", "dev")}

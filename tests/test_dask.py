@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from distributed import Client, LocalCluster
 
-from uts58 import find_links
+from uts58 import Finder, find_links
 from uts58.dask import add_link_columns, link_records, links_bag
 
 WORDS = "the of see visit Москва παράδειγμα 例え شكرا".split()
@@ -70,3 +70,16 @@ def test_errors_are_raised_before_the_cluster_runs() -> None:
     with pytest.raises(ValueError, match="schemes"):
         add_link_columns(ddf, "body", schemes={"javascript"})
     assert link_records(float("nan")) == [] and link_records(None) == []
+
+
+def test_a_finder_travels_to_the_workers(client) -> None:  # type: ignore[no-untyped-def]
+    finder = Finder(schemes={"https", "ssh"}, known_tlds={"corp", "com"})
+    docs = [f"see intranet{i}.corp/x, ssh://git@c.corp/r and x@e{i}.com" for i in range(60)]
+    want = [[link.text for link in finder.find_links(d)] for d in docs]
+    ddf = dd.from_pandas(pd.DataFrame({"body": docs}), npartitions=4)
+    out = add_link_columns(ddf, "body", finder=finder).compute(scheduler=client.get)
+    assert [[r["text"] for r in records] for records in out["links"]] == want
+    got = links_bag(db.from_sequence(docs, npartitions=3), finder).compute(scheduler=client.get)
+    assert [[r["text"] for r in records] for records in got] == want
+    with pytest.raises(ValueError, match="not both"):
+        links_bag(db.from_sequence(docs), finder, emails=False)

@@ -11,7 +11,7 @@ import pytest
 import uts58
 from uts58 import Link, find_emails, find_link_end, find_links, find_urls
 from uts58.conformance import data_file, read_detection_test
-from uts58.escaping import _format_url
+from uts58.formatting import _format_url
 from uts58.properties import link_properties
 
 

@@ -12,16 +12,11 @@ from typing import Any
 import pytest
 
 import uts58
-from uts58 import (
-    AddressError,
-    ConformanceFileError,
-    OffsetError,
-    OptionError,
-    TLDListError,
-    URLError,
-    UTS58Error,
-)
+from uts58 import AddressError, ConformanceFileError, OffsetError, OptionError, TLDListError, URLError, UTS58Error
 from uts58.conformance import read_detection_test
+from uts58.migration import refine_end
+from uts58.properties import link_properties
+from uts58.stream import find_links_in_file
 from uts58.tlds import load_tlds
 
 CASES: list[tuple[type[UTS58Error], Callable[[], Any], str]] = [
@@ -33,11 +28,11 @@ CASES: list[tuple[type[UTS58Error], Callable[[], Any], str]] = [
     (OptionError, lambda: uts58.linkify_html("x", context="not a tag"), "context"),
     (OptionError, lambda: uts58.Policy(bidi="maybe"), "bidi"),  # type: ignore[arg-type]
     (OptionError, lambda: uts58.link_term("ab"), "single character"),
-    (OptionError, lambda: uts58.link_properties("99.0.0"), "99.0.0"),
-    (OptionError, lambda: list(uts58.find_links_in_file(io.StringIO(""), chunk_size=0)), "chunk_size"),
+    (OptionError, lambda: link_properties("99.0.0"), "99.0.0"),
+    (OptionError, lambda: list(find_links_in_file(io.StringIO(""), chunk_size=0)), "chunk_size"),
     (OffsetError, lambda: uts58.find_link_end("abc", 4), "outside the text"),
     (OffsetError, lambda: uts58.find_email_start("abc", 1), "'@'"),
-    (OffsetError, lambda: uts58.refine_end("abc", 2, 1), "before start"),
+    (OffsetError, lambda: refine_end("abc", 2, 1), "before start"),
     (URLError, lambda: uts58.format_url("mailto:x@example.com"), "scheme"),
     (URLError, lambda: uts58.format_url("https://exa mple.com/"), "not a valid URL"),
     (AddressError, lambda: uts58.format_email("no at sign"), "local-part@domain"),

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 
 import uts58
-from uts58 import termination
+from uts58 import _kernels
 from uts58.detection import _Scanner
+from uts58.migration import refine_end
 from uts58.properties import LinkProperties
+from uts58.termination import OPEN_STACK_LIMIT
 
 
 @contextmanager
@@ -34,18 +36,21 @@ def counting(monkeypatch: pytest.MonkeyPatch, owner: type, names: list[str]) -> 
 
 
 @pytest.fixture
-def python_termination(monkeypatch: pytest.MonkeyPatch) -> None:
+def python_termination() -> Iterator[None]:
     """§3.5.1 in Python, whose steps can be counted (the compiled loop is a
-    single forward pass; tests/test_speedups.py compares the two)."""
-    monkeypatch.setattr(termination, "engine", lambda props: None)
+    single forward pass; tests/test_kernels.py compares the two)."""
+    was_python = not _kernels.accelerated()
+    _kernels.use_python()
+    yield
+    _kernels.use_python(was_python)
 
 
 @pytest.mark.usefixtures("python_termination")
 def test_nested_brackets_stop_at_the_stack_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "example.com/" + "(" * 10**6
     with counting(monkeypatch, LinkProperties, ["link_term"]) as steps:
-        assert uts58.find_link_end(text, 11) == 12 + uts58.OPEN_STACK_LIMIT
-    assert steps["link_term"] == uts58.OPEN_STACK_LIMIT + 1  # one look per bracket, then stop
+        assert uts58.find_link_end(text, 11) == 12 + OPEN_STACK_LIMIT
+    assert steps["link_term"] == OPEN_STACK_LIMIT + 1  # one look per bracket, then stop
 
 
 @pytest.mark.parametrize(
@@ -122,7 +127,7 @@ def test_wrong_types_name_the_argument(value: object) -> None:
         (uts58.format_email, (value,), "address"),
         (uts58.linkify, (value,), "text"),
         (uts58.linkify_html, (value,), "fragment"),
-        (uts58.refine_end, (value, 0, 0), "text"),
+        (refine_end, (value, 0, 0), "text"),
         (uts58.link_term, (value,), "ch"),
         (uts58.link_bracket, (value,), "ch"),
         (uts58.is_link_email, (value,), "ch"),
@@ -138,8 +143,8 @@ def test_offsets_out_of_range() -> None:
         (uts58.find_link_end, ("abc", -1)),
         (uts58.find_link_end, ("abc", 4)),
         (uts58.find_email_start, ("a@b", -1)),
-        (uts58.refine_end, ("abc", 0, 9)),
-        (uts58.refine_end, ("abc", -2, 1)),
+        (refine_end, ("abc", 0, 9)),
+        (refine_end, ("abc", -2, 1)),
     ]:
         with pytest.raises(ValueError, match="outside the text"):
             func(*args)

@@ -94,7 +94,7 @@ def test_independent_parsers_see_input_plus_links(corpus_cases: list[tuple[str, 
 
 
 def test_sanitizer_then_linkify_html() -> None:
-    """nh3 (ammonia, html5ever) output, with its defaults and with comments and
+    """D42: nh3 (ammonia, html5ever) output, with its defaults and with comments and
     raw-text tags allowed, linkified: the browser sees nh3's DOM plus links."""
     nh3 = pytest.importorskip("nh3")
     loose = {"tags": set(nh3.ALLOWED_TAGS) | {"style", "noscript", "xmp", "title", "textarea", "svg", "math"}}
@@ -116,7 +116,7 @@ def test_sanitizer_then_linkify_html() -> None:
 
 
 def test_linkify_html_then_sanitizer_keeps_links() -> None:
-    """The other order: nh3 keeps the links (it adds rel="noopener noreferrer")."""
+    """D42, the other order: nh3 keeps the links (it adds rel="noopener noreferrer")."""
     nh3 = pytest.importorskip("nh3")
     out = nh3.clean(linkify_html("<p>see example.com/α and x@y.org</p><script>z.com</script>"))
     anchors = [n for n, _ in iter_elements(justhtml_dom(out)) if n[1] == "a"]

@@ -162,12 +162,12 @@ def test_set_errors_name_what(options: Any, error: type[Exception], words: str) 
         linkify.set(options)
 
 
-def test_tlds_map_to_the_policy() -> None:
+def test_tlds_map_to_the_finder() -> None:
     text = "intranet.corp, printer.lan and example.com"
     assert hrefs(md().render(text)) == ["https://example.com/"]
     m = md()
     assert m.linkify.tlds(["corp"]) is m.linkify
-    assert m.linkify.policy.known_tlds == frozenset({"corp"})
+    assert m.linkify.finder.known_tlds == frozenset({"corp"})
     assert hrefs(m.render(text)) == ["https://intranet.corp/"]
     m.linkify.tlds("lan|corp")  # linkify-it-py joins a str into its pattern
     assert hrefs(m.render(text)) == ["https://intranet.corp/", "https://printer.lan/"]
@@ -231,7 +231,7 @@ def test_options_set_before_use_are_kept() -> None:
     m = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     m.linkify.set({"fuzzy_link": False}).tlds(["corp"])
     m.use(uts58.markdown_it.plugin)
-    assert m.linkify.policy.known_tlds == frozenset({"corp"})
+    assert m.linkify.finder.known_tlds == frozenset({"corp"})
     assert hrefs(m.render("intranet.corp https://intranet.corp/x example.com")) == ["https://intranet.corp/x"]
 
 

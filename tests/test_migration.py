@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from linkify_it import LinkifyIt
 
-from uts58 import refine_end
 from uts58.conformance import data_file, read_detection_test
-from uts58.migration import refine_linkify_it
+from uts58.migration import refine_end, refine_linkify_it
 
 
 @pytest.mark.parametrize(

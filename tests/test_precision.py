@@ -105,7 +105,7 @@ def test_host_range(link: str, host: str) -> None:
     assert text[s:e] == host
 
 
-def test_score_by_hand() -> None:
+def test_score_by_hand() -> None:  # D59
     lines = [
         P.parse_marked("see ⸠http://x.org/a⸡. or ⸢y.de⸣ or z.py"),
         P.parse_marked("write ⸠a@b.org⸡ ftp ⸠ftp://u:p@h.example.com/x⸡"),
@@ -192,7 +192,7 @@ def test_linkify_system_is_linkify() -> None:
         assert parser.count == len(spans), text
 
 
-def test_node_runner_counts_code_points() -> None:
+def test_node_runner_counts_code_points() -> None:  # D60
     # The JS peers are installed by the bench set-up (make bench), never by the tests.
     reason = P._node_reason()
     if reason is not None:
@@ -208,7 +208,7 @@ def test_node_runner_counts_code_points() -> None:
 # --- the judged samples ---------------------------------------------------------------------------------------------
 
 
-def test_samples_disjoint_and_well_formed() -> None:
+def test_samples_disjoint_and_well_formed() -> None:  # D58
     files = _judged()
     if not files:
         pytest.skip("no sample in bench/precision/ yet")

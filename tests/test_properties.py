@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import DATA, missing_default, read_property_file
 
-import uts58
-from uts58 import LinkTerm, is_link_email, link_bracket, link_properties, link_term
+from uts58 import LinkTerm, is_link_email, link_bracket, link_term
+from uts58.properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 
 VERSION = "17.0.0"
 
@@ -96,6 +96,6 @@ def test_bad_arguments(func) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_versions() -> None:
-    assert uts58.DEFAULT_UNICODE_VERSION in uts58.available_versions()
-    assert link_properties() is link_properties(uts58.DEFAULT_UNICODE_VERSION)  # loaded once
+    assert DEFAULT_UNICODE_VERSION in available_versions()
+    assert link_properties() is link_properties(DEFAULT_UNICODE_VERSION)  # loaded once
     assert link_properties().version == "17.0.0"

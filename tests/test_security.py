@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from uts58 import Policy, Reason, check_link, find_links, linkify
+from uts58 import Finder, Link, Policy, Reason, check_link, find_links, linkify
 from uts58.security import adjust_cjk_start, escape_bidi_controls, skeleton
 
 
@@ -35,8 +35,15 @@ def test_clean_links_pass_every_policy() -> None:
 
 
 def test_unknown_tld_with_known_tlds_override() -> None:
-    assert codes("example.com", Policy(known_tlds=frozenset({"org"}))) == ["unknown-tld"]
-    assert codes("example.org", Policy(known_tlds=frozenset({"org"}))) == []
+    # D65: the TLDs are the finder's (Policy(known_tlds=…) is gone): what it
+    # does not accept it does not find, what it found passes the policy.
+    org = Finder(known_tlds=frozenset({"org"}), file_extensions=())
+    assert [found.text for found in org.find_links("example.com example.org")] == ["example.org"]
+    assert codes_of(next(org.find_links("example.org"))) == []
+    # a link not found by a finder is checked against the default TLDs (D64)
+    assert codes_of(Link(0, 11, "url", "example.zz", None, "example.zz")) == ["unknown-tld"]
+    with pytest.raises(TypeError, match="Finder"):
+        Policy.default().with_options(known_tlds={"org"})
 
 
 def test_identifier_status() -> None:
@@ -143,3 +150,28 @@ def test_a_path_is_evidence_for_the_policy_too() -> None:
 
 def codes_of(found):  # type: ignore[no-untyped-def]
     return [r.code for r in check_link(found)]
+
+
+def test_policy_defaults() -> None:
+    """D24: linkify's default policy has every check on, takes URLs of up to
+    2048 characters and email addresses of up to 254, and escapes Bidi
+    controls; find_links applies no policy."""
+    url = "example.com/" + "a" * (2048 - len("example.com/"))
+    assert len(url) == 2048 and codes(url) == [] and codes(url + "b") == ["too-long"]
+    email = "x" * (254 - len("@example.com")) + "@example.com"
+    assert len(email) == 254 and codes(email) == [] and codes("y" + email) == ["too-long"]
+    assert codes("аррӏе.com") != [] and codes("аррӏе.com", Policy.none()) == []
+    assert [found.text for found in find_links("аррӏе.com")] == ["аррӏе.com"]
+    assert "<a " not in linkify("аррӏе.com")
+
+
+def test_skeleton_uses_nfd() -> None:
+    """D26: the skeleton is NFD before and after the confusables mapping, so a
+    precomposed letter and its decomposed spelling have one skeleton."""
+    import unicodedata
+
+    for word in ("café", "ÅNGSTRÖM", "한국", "\u1e69", "\u212b"):  # ṩ: two marks; U+212B ANGSTROM SIGN: A + ring
+        decomposed = unicodedata.normalize("NFD", word)
+        assert decomposed != word
+        assert skeleton(word) == skeleton(decomposed)
+        assert unicodedata.is_normalized("NFD", skeleton(word))

@@ -29,3 +29,19 @@ def test_links_udf(monkeypatch: pytest.MonkeyPatch) -> None:
         assert got == [[link.text for link in find_links(d or "")] for d in docs]
     finally:
         spark.stop()
+
+
+def test_links_udf_with_a_finder(monkeypatch: pytest.MonkeyPatch) -> None:
+    from uts58 import Finder
+
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
+    spark = SparkSession.builder.master("local[2]").appName("uts58-test").getOrCreate()
+    try:
+        finder = Finder(schemes={"https", "ssh"}, known_tlds={"corp"})
+        docs = ["see intranet.corp/x and ssh://git@c.corp/r", "example.com", None]
+        df = spark.createDataFrame([(d,) for d in docs], "body string")
+        rows = df.withColumn("links", links_udf(finder)("body")).collect()
+        got = [[link["text"] for link in row["links"]] for row in rows]
+        assert got == [[link.text for link in finder.find_links(d or "")] for d in docs]
+    finally:
+        spark.stop()

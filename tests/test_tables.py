@@ -13,7 +13,8 @@ from conftest import ROOT, SHARED
 
 import uts58
 import uts58._tables
-from uts58 import LinkProperties, LinkTerm
+from uts58 import LinkTerm
+from uts58.properties import LinkProperties
 
 GEN = ROOT / "tools" / "gen_tables.py"
 
@@ -50,23 +51,31 @@ def test_check_mode_detects_a_stale_table(tmp_path: Path) -> None:
 
 
 def test_vendored_files_are_the_official_ones() -> None:
+    """Every vendored Unicode file is the published one, byte for byte: the
+    generator inputs in tools/data/ and the conformance files in the package
+    (D67).  Every file of both directories is checked, none left out."""
     if not SHARED.is_dir():
         pytest.skip("the official Unicode tree ../shared/unicode is not beside this checkout")
-    for version, names in {
-        "17.0.0/linkification": [
-            "LinkTerm.txt",
-            "LinkBracket.txt",
-            "LinkEmail.txt",
-            "LinkDetectionTest.txt",
-            "LinkFormattingTest.txt",
-        ],
-        "17.0.0/idna": ["IdnaMappingTable.txt"],
-        "dev/linkification": ["LinkDetectionTest.txt", "LinkFormattingTest.txt"],
-    }.items():
-        for name in names:
-            vendored = ROOT / "src" / "uts58" / "data" / version.split("/")[0] / name
-            assert vendored.read_bytes() == (SHARED / version / name).read_bytes(), name
-    tlds = ROOT / "src" / "uts58" / "data" / "tlds-alpha-by-domain.txt"
+    inputs = ROOT / "tools" / "data"
+    package = ROOT / "src" / "uts58" / "data"
+    official = {
+        inputs / "17.0.0": {
+            "linkification": ["LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt"],
+            "idna": ["IdnaMappingTable.txt"],
+            "security": ["IdentifierStatus.txt", "confusables.txt"],
+            "ucd": ["LineBreak.txt", "PropList.txt", "Scripts.txt"],
+        },
+        package / "17.0.0": {"linkification": ["LinkDetectionTest.txt", "LinkFormattingTest.txt"]},
+        package / "dev": {"linkification": ["LinkDetectionTest.txt", "LinkFormattingTest.txt"]},
+    }
+    for directory, groups in official.items():
+        names = [name for group in groups.values() for name in group]
+        assert sorted(p.name for p in directory.iterdir()) == sorted(names), directory
+        for group, group_names in groups.items():
+            for name in group_names:
+                source = SHARED / directory.name / group / name
+                assert (directory / name).read_bytes() == source.read_bytes(), directory / name
+    tlds = inputs / "tlds-alpha-by-domain.txt"
     assert tlds.read_bytes() == (SHARED.parent / "data" / tlds.name).read_bytes()
 
 
@@ -82,7 +91,7 @@ def test_another_version_directory_needs_no_code_change(tmp_path: Path, monkeypa
     src.mkdir()
     for name in ("LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt"):
         shutil.copy(dev / name, src)
-    shutil.copy(ROOT / "src" / "uts58" / "data" / "17.0.0" / "IdnaMappingTable.txt", src)
+    shutil.copy(ROOT / "tools" / "data" / "17.0.0" / "IdnaMappingTable.txt", src)
     (tmp_path / "v18_0_0.py").write_text(gen.render("18.0.0", src), encoding="utf-8")
     monkeypatch.setattr(uts58._tables, "__path__", [*uts58._tables.__path__, str(tmp_path)])
     monkeypatch.delitem(sys.modules, "uts58._tables.v18_0_0", raising=False)

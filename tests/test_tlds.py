@@ -19,7 +19,7 @@ from uts58.cli import main
 from uts58.hosts import domain_to_ascii, domain_to_unicode, normalize_tlds
 from uts58.tlds import BUNDLED, TldSource, default_source, load_source, load_tlds
 
-DATA = Path(__file__).resolve().parent.parent / "src" / "uts58" / "data"
+DATA = Path(__file__).resolve().parent.parent / "tools" / "data"
 IANA_FILE = DATA / "tlds-alpha-by-domain.txt"
 
 # A small Public Suffix List written by hand: wildcard and exception rules,

@@ -1,17 +1,21 @@
 """uts58 — Unicode link detection and formatting (Unicode Technical Standard #58).
 
-Applications: :func:`linkify` (HTML or Markdown), :func:`linkify_html`, with
-the UTS #58 §8 security :class:`Policy` (:func:`check_link`).
+The top level holds what applications use:
 
-Detection: :func:`find_links` (and :func:`find_urls`, :func:`find_emails`)
-returns the :class:`Link` objects of a text.
+* detection: :func:`find_links` (:func:`find_urls`, :func:`find_emails`) and a
+  configured :class:`Finder`, giving :class:`Link` values whose host is a
+  :class:`Host`;
+* output: :func:`linkify` (HTML or Markdown) and :func:`linkify_html`, under
+  the UTS #58 §8 :class:`Policy` (:func:`check_link`, :class:`Reason`);
+* display forms: :func:`format_url` (§4), :func:`format_email` (§5.3);
+* the algorithms and properties of the standard that other code builds on:
+  :func:`find_link_end` (§3.5.1), :func:`find_email_start` (§5.2),
+  :func:`link_term`, :func:`link_bracket`, :func:`is_link_email` (§3.4, §5.1);
+* the errors, all subclasses of :class:`UTS58Error` (a ValueError).
 
-Low-level algorithms of UTS #58, version 17.0:
-
-* :func:`find_link_end` — §3.5.1, where a URL ends after its host;
-* :func:`format_url`, :func:`minimal_escape_parts`, :func:`format_parts` — §4 minimal escaping;
-* :func:`find_email_start`, :func:`format_email` — §5.2 and §5.3;
-* :func:`link_term`, :func:`link_bracket`, :func:`is_link_email` — the §3.4 and §5.1 properties.
+Everything else is public in the module named for its part of the standard
+(``uts58.escaping.minimal_escape_parts``, ``uts58.termination.OPEN_STACK_LIMIT``,
+``uts58.properties.link_properties``, ``uts58.stream``, ``uts58.migration``…).
 
 >>> import uts58
 >>> uts58.format_url("https://ja.wikipedia.org/wiki/%E3%82%A2%E3%83%AB%E3%83%99%E3%83%AB%E3%83%88)")
@@ -21,95 +25,82 @@ Low-level algorithms of UTS #58, version 17.0:
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-# Public name -> the module that defines it.  Modules load on first use
-# (PEP 562), so that ``import uts58`` stays cheap; tables load with them.
+# The public names: name -> the module that defines it.  The one list:
+# __all__ is made from it, and a test checks the TYPE_CHECKING imports below
+# against it.  Modules load on first use (PEP 562, D31), so that
+# ``import uts58`` stays cheap; tables load with them.
 _EXPORTS = {
-    "AddressError": "errors",
-    "ConformanceFileError": "errors",
-    "OffsetError": "errors",
-    "OptionError": "errors",
-    "TLDListError": "errors",
-    "URLError": "errors",
-    "UTS58Error": "errors",
-    "DEFAULT_SCHEMES": "detection",
-    "Link": "detection",
-    "find_emails": "detection",
+    # detection
     "find_links": "detection",
     "find_urls": "detection",
-    "find_email_start": "email",
-    "format_email": "email",
-    "format_parts": "escaping",
-    "format_url": "escaping",
-    "minimal_escape_parts": "escaping",
-    "percent_escape": "escaping",
+    "find_emails": "detection",
+    "Finder": "detection",
+    "DEFAULT_SCHEMES": "detection",
+    "Link": "link",
+    "Host": "link",
+    # output and policy
     "linkify": "linkifier",
     "linkify_html": "html5",
-    "refine_end": "migration",
-    "DEFAULT_UNICODE_VERSION": "properties",
-    "LinkProperties": "properties",
-    "LinkTerm": "properties",
-    "available_versions": "properties",
-    "is_link_email": "properties",
-    "link_bracket": "properties",
-    "link_properties": "properties",
-    "link_term": "properties",
     "Policy": "security",
     "Reason": "security",
     "check_link": "security",
-    "find_links_in_file": "stream",
-    "find_links_in_stream": "stream",
-    "OPEN_STACK_LIMIT": "termination",
+    # display forms
+    "format_url": "formatting",
+    "format_email": "email",
+    # the standard's algorithms and properties
     "find_link_end": "termination",
+    "find_email_start": "email",
+    "link_term": "properties",
+    "link_bracket": "properties",
+    "is_link_email": "properties",
+    "LinkTerm": "properties",
+    # errors
+    "UTS58Error": "errors",
+    "OptionError": "errors",
+    "OffsetError": "errors",
+    "URLError": "errors",
+    "AddressError": "errors",
+    "TLDListError": "errors",
+    "ConformanceFileError": "errors",
+    "DecodeError": "errors",
 }
 
-__all__ = [
-    "DEFAULT_SCHEMES",
-    "DEFAULT_UNICODE_VERSION",
-    "OPEN_STACK_LIMIT",
-    "AddressError",
-    "ConformanceFileError",
-    "Link",
-    "LinkProperties",
-    "LinkTerm",
-    "OffsetError",
-    "OptionError",
-    "Policy",
-    "Reason",
-    "TLDListError",
-    "URLError",
-    "UTS58Error",
-    "available_versions",
-    "check_link",
-    "find_email_start",
-    "find_emails",
-    "find_link_end",
-    "find_links",
-    "find_links_in_file",
-    "find_links_in_stream",
-    "find_urls",
-    "format_email",
-    "format_parts",
-    "format_url",
-    "is_link_email",
-    "link_bracket",
-    "link_properties",
-    "link_term",
-    "linkify",
-    "linkify_html",
-    "minimal_escape_parts",
-    "percent_escape",
-    "refine_end",
-]
+# Names that were at the top level before 0.2: still found there, with a
+# DeprecationWarning naming their module.
+_MOVED = {
+    "OPEN_STACK_LIMIT": "termination",
+    "DEFAULT_UNICODE_VERSION": "properties",
+    "LinkProperties": "properties",
+    "available_versions": "properties",
+    "link_properties": "properties",
+    "format_parts": "escaping",
+    "minimal_escape_parts": "escaping",
+    "percent_escape": "escaping",
+    "refine_end": "migration",
+    "find_links_in_file": "stream",
+    "find_links_in_stream": "stream",
+}
+
+__all__ = list(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> Any:  # D31: PEP 562, a module loads with its first name
     module = _EXPORTS.get(name)
     if module is None:
-        raise AttributeError(f"module 'uts58' has no attribute {name!r}")
+        module = _MOVED.get(name)
+        if module is None:
+            raise AttributeError(f"module 'uts58' has no attribute {name!r}")
+        warnings.warn(
+            f"uts58.{name} is uts58.{module}.{name}; the top-level name will be removed",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(f".{module}", __name__), name)
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value  # later look-ups skip this function
     return value
@@ -119,32 +110,32 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_EXPORTS])
 
 
-if TYPE_CHECKING:
-    from .detection import DEFAULT_SCHEMES, Link, find_emails, find_links, find_urls
-    from .email import find_email_start, format_email
-    from .errors import (
-        AddressError,
-        ConformanceFileError,
-        OffsetError,
-        OptionError,
-        TLDListError,
-        URLError,
-        UTS58Error,
-    )
-    from .escaping import format_parts, format_url, minimal_escape_parts, percent_escape
-    from .html5 import linkify_html
-    from .linkifier import linkify
-    from .migration import refine_end
-    from .properties import (
-        DEFAULT_UNICODE_VERSION,
-        LinkProperties,
-        LinkTerm,
-        available_versions,
-        is_link_email,
-        link_bracket,
-        link_properties,
-        link_term,
-    )
-    from .security import Policy, Reason, check_link
-    from .stream import find_links_in_file, find_links_in_stream
-    from .termination import OPEN_STACK_LIMIT, find_link_end
+if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
+    from .detection import DEFAULT_SCHEMES as DEFAULT_SCHEMES
+    from .detection import Finder as Finder
+    from .detection import find_emails as find_emails
+    from .detection import find_links as find_links
+    from .detection import find_urls as find_urls
+    from .email import find_email_start as find_email_start
+    from .email import format_email as format_email
+    from .errors import AddressError as AddressError
+    from .errors import ConformanceFileError as ConformanceFileError
+    from .errors import DecodeError as DecodeError
+    from .errors import OffsetError as OffsetError
+    from .errors import OptionError as OptionError
+    from .errors import TLDListError as TLDListError
+    from .errors import URLError as URLError
+    from .errors import UTS58Error as UTS58Error
+    from .formatting import format_url as format_url
+    from .html5 import linkify_html as linkify_html
+    from .link import Host as Host
+    from .link import Link as Link
+    from .linkifier import linkify as linkify
+    from .properties import LinkTerm as LinkTerm
+    from .properties import is_link_email as is_link_email
+    from .properties import link_bracket as link_bracket
+    from .properties import link_term as link_term
+    from .security import Policy as Policy
+    from .security import Reason as Reason
+    from .security import check_link as check_link
+    from .termination import find_link_end as find_link_end

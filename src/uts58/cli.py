@@ -15,12 +15,14 @@ from contextlib import contextmanager, suppress
 from typing import IO, Any, Literal, TextIO
 
 from . import __version__
+from ._decoding import check_utf8, decode
 from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_formatting_file
-from .detection import find_links
+from .detection import Finder
 from .email import format_email
-from .escaping import format_url
+from .errors import DecodeError
+from .formatting import format_url
 from .linkifier import linkify
-from .parallel import DEFAULT_BLOCK, Block, DecodeError, check_utf8, decode, detect_blocks, plan_blocks
+from .parallel import DEFAULT_BLOCK, Block, detect_blocks, plan_blocks
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, check_link
 from .stream import _pieces
@@ -151,7 +153,7 @@ def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    options = {"urls": args.only != "emails", "emails": args.only != "urls", "unicode_version": args.unicode_version}
+    finder = Finder(urls=args.only != "emails", emails=args.only != "urls", unicode_version=args.unicode_version)
     if args.jobs < 1:
         raise CLIError("--jobs must be at least 1")
     if args.block_size < 1:
@@ -175,7 +177,7 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             # Read once, in this process, piece by piece, with offsets into the whole input.
             base = 0
             for piece in _pieces_of(names[i], args.errors):
-                links = [link.as_dict() for link in find_links(piece, **options)]
+                links = finder.records(piece)
                 _write_links(out, args, piece, links, names[i] if many else None, base)
                 base += len(piece)
             i += 1
@@ -184,7 +186,7 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         while j < len(names) and not streamed[j]:
             j += 1
         blocks = [block for plan in plans[i:j] for block in plan]
-        results = detect_blocks(blocks, options, jobs=args.jobs, keep_text=not args.json, errors=args.errors)
+        results = detect_blocks(blocks, finder=finder, jobs=args.jobs, keep_text=not args.json, errors=args.errors)
         offset = 0  # characters before the block in its file
         for result in results:
             if result.block.start == 0:
@@ -204,7 +206,7 @@ def _write_links(
         for record in links:
             record = {**record, "start": record["start"] + base, "end": record["end"] + base}
             if name is not None:
-                record = {"file": name, **record}
+                record = {"file": name, **record}  # D33
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
     else:
         assert text is not None
@@ -234,22 +236,26 @@ _POLICIES = {"strict": Policy.strict, "default": Policy.default, "none": Policy.
 
 
 def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    policy = _POLICIES[args.policy]().with_options(unicode_version=args.unicode_version)
+    # The options map onto a policy and a finder that leaves out the
+    # policy's file extensions (as linkify's keyword options do, D27, D65).
+    policy = _POLICIES[args.policy]()
+    finder = Finder(file_extensions=policy.file_extensions, unicode_version=args.unicode_version)
     names = args.files or [STDIN]
     _check_inputs(names, args.errors)
     format: Literal["html", "markdown"] = "markdown" if args.markdown else "html"
     for name in names:
         # linkify of the pieces, joined, is linkify of the whole: no link crosses white space.
         for piece in _pieces_of(name, args.errors):
-            out.write(linkify(piece, format=format, policy=policy, unicode_version=args.unicode_version))
+            out.write(linkify(piece, format=format, policy=policy, finder=finder))
     return 0
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    policy = _POLICIES[args.policy]().with_options(unicode_version=args.unicode_version)
+    policy = _POLICIES[args.policy]()
+    finder = Finder(unicode_version=args.unicode_version)
     status = 0
     for item in args.items:
-        links = list(find_links(item, known_tlds=policy.known_tlds, unicode_version=args.unicode_version))
+        links = list(finder.find_links(item))
         whole = [link for link in links if (link.start, link.end) == (0, len(item))]
         if not whole:
             found = ", ".join(repr(link.text) for link in links) or "nothing"
@@ -343,12 +349,35 @@ def _io_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def version_report() -> str:
+    """What ``uts58 --version`` prints: the version, whether the C kernels and
+    ada's C API are in use (and why not), and the versions of the data."""
+    from . import _kernels, whatwg
+
+    return (
+        f"uts58 {__version__}\n"
+        f"accelerator: {_kernels.status()}\n"
+        f"ada C API: {whatwg.ada_status()}\n"
+        f"ada-url: {whatwg.ada_version()}\n"
+        f"Unicode data: {', '.join(available_versions())} (default {DEFAULT_UNICODE_VERSION})\n"
+    )
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        sys.stdout.write(version_report())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="uts58",
         description="Unicode link detection and formatting (UTS #58).",
     )
-    parser.add_argument("--version", action="version", version=f"uts58 {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version, and which kernels and URL parser run")
     parser.add_argument(
         "--unicode-version",
         default=DEFAULT_UNICODE_VERSION,
@@ -417,7 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _output(path: str | None) -> Iterator[tuple[TextIO, bool]]:
     """(stream, atomic): standard output, or ``path``.
 
-    A regular file (or a new one) is written atomically: a temporary file in
+    A regular file (or a new one) is written atomically (D37, D50): a temporary file in
     its directory, with the file's mode (a new file: 0666 less the umask),
     renamed over it only when the command ends well; on any error or Ctrl-C
     it is removed and ``path`` is untouched.  A symlink is followed: its

@@ -3,6 +3,8 @@
 The files are bundled in ``uts58/data/<version>/`` (``17.0.0`` and ``dev``,
 the later revision whose LinkFormattingTest corrects errata of 17.0.0).
 ``uts58 conformance`` and the test suite both read them through this module.
+They are the only Unicode files in the package: the property files the tables
+are generated from stay in the repository's ``tools/data/`` (D67).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from pathlib import Path
 
 from .detection import find_links
 from .errors import ConformanceFileError
-from .escaping import format_parts, format_url, percent_escape
+from .escaping import format_parts, percent_escape
+from .formatting import format_url
 from .properties import LinkTerm, link_term
 from .termination import find_link_end
 
@@ -39,7 +42,12 @@ TEST_VERSIONS = ("17.0.0", "dev")
 
 
 def data_file(version: str, name: str) -> Path:
-    """Path of a bundled data file, e.g. ``data_file("dev", "LinkDetectionTest.txt")``."""
+    """Path of a bundled conformance file (LinkDetectionTest.txt or
+    LinkFormattingTest.txt of ``17.0.0`` or ``dev``).
+
+    >>> data_file("dev", "LinkDetectionTest.txt").name
+    'LinkDetectionTest.txt'
+    """
     path = Path(__file__).parent / "data" / version / name
     if not path.is_file():
         raise FileNotFoundError(f"no bundled file {version}/{name}")
@@ -153,7 +161,7 @@ def read_formatting_test(path: Path) -> list[FormattingCase]:
 
 # Pairs whose source line cannot be read back into the structure the comment
 # gives: it contains literal syntax characters that the comment says are data.
-# format_url(source) parses them as syntax, so it cannot match the result line.
+# format_url(source) parses them as syntax, so it cannot match the result line (D12).
 AMBIGUOUS_SOURCES = {
     "https://example.com/%CE%B1#%CE%B2?%CE%B3=%CE%B4#%CE%B5": "literal '#' in path and query data",
     "https://example.com/%CE%B1/%CE%B2/%CE%B3": "literal '/' in the path segment 'β/γ'",
@@ -167,7 +175,7 @@ AMBIGUOUS_SOURCES = {
 # Errata of the 17.0.0 LinkFormattingTest.txt: the result line leaves the
 # final Soft character of the last part unescaped, contradicting the last
 # step of §4.1 ("percentEscape(cp[n - 1])").  The dev revision of the file
-# corrects every one of them.
+# corrects every one of them (D11).
 ERRATA_17 = "17.0.0 erratum: final Soft character of the last part left unescaped (§4.1 escapes it)"
 
 

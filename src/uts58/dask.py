@@ -13,33 +13,40 @@ of uts58 itself.
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
-from .detection import find_links
+from .detection import Finder, FinderOptions, resolve_finder
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
+    from typing_extensions import Unpack
 
 __all__ = ["add_link_columns", "link_records", "links_bag"]
 
 
-def link_records(text: Any, **options: Any) -> list[dict[str, Any]]:
-    """The links of one document as plain records (picklable, Arrow-friendly).
-    A missing value (None, NaN) has no links."""
-    if not isinstance(text, str):
-        return []
-    return [link.as_dict() for link in find_links(text, **options)]
+def link_records(text: Any, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> list[dict[str, Any]]:
+    """The links of one document as plain records (picklable, Arrow-friendly):
+    :meth:`uts58.Finder.records`.  A missing value (None, NaN) has no links."""
+    return resolve_finder(finder, options, "link_records").records(text)
 
 
-def add_link_columns(df: Any, column: str, *, prefix: str = "links", **options: Any) -> Any:
+def add_link_columns(
+    df: Any, column: str, *, prefix: str = "links", finder: Finder | None = None, **options: Unpack[FinderOptions]
+) -> Any:
     """A Dask DataFrame with two more columns: ``{prefix}`` (the list of link
-    records of ``df[column]``) and ``{prefix}_count``.  ``options`` are those
-    of :func:`uts58.find_links`."""
+    records of ``df[column]``) and ``{prefix}_count``, found with ``finder``
+    (pickled to the workers once per task) or the options of
+    :func:`uts58.find_links`."""
     import pandas as pd
 
     if column not in df.columns:
         raise KeyError(f"column {column!r} is not in the DataFrame")
-    find_links("", **options)  # check the options here, not on a worker
+    found = resolve_finder(finder, options, "add_link_columns")  # checked here, not on a worker
 
     def partition(part: pd.DataFrame) -> pd.DataFrame:
-        records = [link_records(text, **options) for text in part[column]]
+        records = [found.records(text) for text in part[column]]
         part = part.copy()
         part[prefix] = pd.Series(records, index=part.index, dtype=object)
         part[f"{prefix}_count"] = pd.Series([len(r) for r in records], index=part.index, dtype="int64")
@@ -51,8 +58,7 @@ def add_link_columns(df: Any, column: str, *, prefix: str = "links", **options: 
     return df.map_partitions(partition, meta=meta)
 
 
-def links_bag(bag: Any, **options: Any) -> Any:
+def links_bag(bag: Any, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Any:
     """A Dask Bag of documents (str) to a Bag of their lists of link records;
     ``.flatten()`` gives one record per link."""
-    find_links("", **options)
-    return bag.map(link_records, **options)
+    return bag.map(resolve_finder(finder, options, "links_bag").records)

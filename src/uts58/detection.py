@@ -1,6 +1,10 @@
 """Finding URLs and email addresses in plain text (UTS #58 §3 and §5).
 
-:func:`find_links` scans the text once, left to right.  A compiled regular
+A :class:`Finder` holds the detection options, checked once, and what they
+make (the property tables, the domain rules, the candidate pattern);
+:func:`find_links` is the same with the options as keyword arguments.
+
+A finder scans the text once, left to right.  A compiled regular
 expression jumps to the places where a link can be — ``://``, ``@``, or a
 label separator followed by a label character — and only there does Python
 look closer: the scheme, the host (:mod:`uts58.hosts`), the port, then
@@ -12,21 +16,18 @@ of what was already processed, so the whole pass is linear in the text.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
-from urllib.parse import quote
-
-import ada_url
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ._checks import check_str
-from .email import _display as _email_display
 from .email import _find_email_start
 from .errors import OptionError
-from .escaping import SPECIAL_SCHEMES, _format_url
+from .formatting import SPECIAL_SCHEMES
 from .hosts import (
     FILE_EXTENSION_TLDS,
     LABEL_SEPARATORS,
@@ -36,23 +37,27 @@ from .hosts import (
     domain_rules,
     host_patterns,
     host_span,
-    ip_host,
     normalize_tlds,
     run_start,
 )
+from .link import NO_HOST, Host, HostKind, Kind, Link, _detected_link, _host
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
 from .termination import _find_link_end
+from .whatwg import ip_host, is_valid
 
-__all__ = ["DEFAULT_SCHEMES", "Link", "find_emails", "find_links", "find_urls"]
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
+    from typing_extensions import Unpack
+
+__all__ = ["DEFAULT_SCHEMES", "Finder", "FinderOptions", "Link", "find_emails", "find_links", "find_urls"]
 
 DEFAULT_SCHEMES = frozenset({"http", "https", "ftp"})
 # Schemes that run code or read local files: never linked, whatever the caller asks.
 FORBIDDEN_SCHEMES = frozenset({"javascript", "data", "vbscript", "file"})
 _SCHEME_SYNTAX = re.compile(r"[a-z][a-z0-9+.\-]*")  # RFC 3986 §3.1
 
-Kind = Literal["url", "email"]
-
-_PORT = re.compile(r":([0-9]{1,5})(?![0-9])")
+_PORT = re.compile(r":([0-9]{1,5})(?![0-9])")  # D21: 1-5 digits, at most 65535 (_port_end)
 _USERINFO = re.compile(r"[^\s@/?#\\\[\]]*@")
 _CIDR_SUFFIX = re.compile(r"/[0-9]{1,2}(?![0-9A-Za-z/._~%-])")
 _DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.])")
@@ -74,213 +79,287 @@ _CJK = re.compile(
     "[\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u318f\u31a0-\u31ff\u3400-\u4dbf"
     "\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uffdc\U00020000-\U0003ffff]"
 )
-_MAILTO_SAFE = "!$'()*+,;:@-._~"  # RFC 6068 qchar minus unreserved (quote keeps those)
 
 
-class Link:
-    """A link found in text: ``text[start:end]``, of ``kind`` "url" or "email".
+class FinderOptions(TypedDict, total=False):
+    """The keyword arguments of :func:`find_links` (and of :class:`Finder`),
+    for type checkers: a misspelt option is an error (``requires_scheme=``)."""
 
-    ``scheme`` is the scheme as written (``"https"``, ``"mailto"``) or None
-    when implied; ``host`` the host in Unicode form.  ``href`` is the
-    absolute ASCII URL for an ``<a href>`` (WHATWG serialization: scheme
-    added when implied, punycode host, percent-encoding); ``display`` the
-    minimally escaped form for people (§4, §5.3).  Both are computed on
-    first use.  Links are immutable and compare by position, kind and text.
+    urls: bool
+    emails: bool
+    schemes: Iterable[str]
+    require_scheme: bool
+    known_tlds: Iterable[str] | None
+    bare_ipv4: bool
+    bare_localhost: bool
+    single_label_hosts: bool
+    file_extensions: Iterable[str] | None
+    unicode_version: str
 
-    >>> link = next(find_links("see bücher.de/straße."))
-    >>> link
-    Link(start=4, end=20, kind='url', text='bücher.de/straße')
-    >>> link.href, link.display
-    ('https://xn--bcher-kva.de/stra%C3%9Fe', 'bücher.de/straße')
+
+OPTION_NAMES = (
+    "urls",
+    "emails",
+    "schemes",
+    "require_scheme",
+    "known_tlds",
+    "bare_ipv4",
+    "bare_localhost",
+    "single_label_hosts",
+    "file_extensions",
+    "unicode_version",
+)
+_FLAGS = ("urls", "emails", "require_scheme", "bare_ipv4", "bare_localhost", "single_label_hosts")
+
+
+@dataclass(frozen=True, init=False, repr=False)
+class Finder:
+    """A configured link detector: the options of :func:`find_links`,
+    checked once, and everything they make (the property tables, the domain
+    rules of the TLD set, the candidate pattern) built once and shared by
+    every call.  Immutable, hashable, equal when the options are; picklable
+    (the options travel, what they make is built again on arrival).  One
+    finder may serve many threads at once.
+
+    * ``urls``, ``emails``: which kinds to report.  Both are always looked
+      for, so that an email address is never reported as a URL or the
+      reverse (``john.doe@example.com`` is an email, never a URL).
+    * ``schemes``: the schemes recognized when written (``http``, ``https``
+      and ``ftp`` by default).  Any other scheme may be named (``ssh``,
+      ``git``, ``magnet``, ``tel``, ``xmpp``…), except ``javascript``,
+      ``data``, ``vbscript`` and ``file``.  A URL of a scheme not named is
+      left alone whole: neither its host, nor its userinfo, nor a piece of
+      its path is linked.  ``mailto:`` goes with email addresses.
+    * ``require_scheme``: report URLs only when written with a scheme.
+    * ``known_tlds``: top-level domains to accept instead of the default
+      set (see :mod:`uts58.tlds`) for domains written without a scheme;
+      after a scheme any TLD of TLD syntax is accepted.
+    * ``file_extensions``: TLDs that a domain written without a scheme,
+      ``www.`` or a path may not have, because they are far more often file
+      extensions (``configure.ac``, ``network.target``; default
+      :data:`uts58.hosts.FILE_EXTENSION_TLDS`; ``()`` for none).
+    * ``bare_ipv4``: link an IPv4 address without a scheme when a port or a
+      path follows (``192.168.0.1:8080``, ``10.0.0.1/admin``); off by default.
+    * ``bare_localhost``: link ``localhost:PORT`` without a scheme.
+    * ``single_label_hosts``: link a host of one label after a scheme
+      (``http://intranet/``).
+    * ``unicode_version``: of the property data (:func:`uts58.available_versions`).
+
+    Wrong types raise TypeError naming the option, wrong values
+    :class:`uts58.OptionError` (a scheme never linked) or
+    :class:`uts58.TLDListError`.  The sets are kept normalized: schemes
+    lower case without ``mailto``, TLDs as A-labels, file extensions lower
+    case without a dot.
+
+    >>> finder = Finder(schemes={"https", "ssh"}, known_tlds={"corp", "com"})
+    >>> [link.text for link in finder.find_links("ssh://git@intranet.corp/x.git, ftp://example.com, a.corp")]
+    ['ssh://git@intranet.corp/x.git', 'a.corp']
+    >>> finder == Finder(schemes=["SSH", "https"], known_tlds=[".COM", "corp"])
+    True
     """
 
-    __slots__ = (
-        "_ascii_host",
-        "_display",
-        "_href",
-        "_tlds",
-        "_version",
-        "end",
-        "host",
-        "kind",
-        "scheme",
-        "start",
-        "text",
-    )
-
-    start: int
-    end: int
-    kind: Kind
-    text: str
-    scheme: str | None
-    host: str
-    _ascii_host: str
-    _tlds: frozenset[str] | None  # the TLD set the host was validated with
-    _version: str
-    _href: str | None
-    _display: str | None
+    urls: bool
+    emails: bool
+    schemes: frozenset[str]
+    require_scheme: bool
+    known_tlds: frozenset[str] | None
+    bare_ipv4: bool
+    bare_localhost: bool
+    single_label_hosts: bool
+    file_extensions: frozenset[str]
+    unicode_version: str
+    if TYPE_CHECKING:
+        # What _fill builds from the options (no dataclass fields: neither
+        # compared, hashed, shown nor pickled).
+        _props: LinkProperties
+        _rules: DomainRules
+        _patterns: HostPatterns
+        _candidate: re.Pattern[str]
+        _scheme_lengths: tuple[int, ...]
 
     def __init__(
         self,
-        start: int,
-        end: int,
-        kind: Kind,
-        text: str,
-        scheme: str | None,
-        host: str,
         *,
-        ascii_host: str | None = None,
+        urls: bool = True,
+        emails: bool = True,
+        schemes: Iterable[str] = DEFAULT_SCHEMES,
+        require_scheme: bool = False,
+        known_tlds: Iterable[str] | None = None,
+        bare_ipv4: bool = False,
+        bare_localhost: bool = False,
+        single_label_hosts: bool = False,
+        file_extensions: Iterable[str] | None = None,
         unicode_version: str = DEFAULT_UNICODE_VERSION,
-        tlds: frozenset[str] | None = None,
     ) -> None:
-        for name, value in (
-            ("start", start),
-            ("end", end),
-            ("kind", kind),
-            ("text", text),
-            ("scheme", scheme),
-            ("host", host),
-            ("_ascii_host", ascii_host or host),
-            ("_version", unicode_version),
-            ("_tlds", tlds),
-            ("_href", None),
-            ("_display", None),
-        ):
-            object.__setattr__(self, name, value)
+        flags = (urls, emails, require_scheme, bare_ipv4, bare_localhost, single_label_hosts)
+        for name, flag in zip(_FLAGS, flags, strict=True):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
+        wanted = _scheme_set(schemes)
+        tlds = None if known_tlds is None else normalize_tlds(known_tlds)
+        props = link_properties(unicode_version)
+        extensions = FILE_EXTENSION_TLDS if file_extensions is None else file_extension_set(file_extensions)
+        values = (*flags[:2], wanted, require_scheme, tlds, *flags[3:], extensions, props.version)
+        _fill(self, values)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Link is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("Link is immutable")
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The options only: what they make is built again where it arrives.
+        return _restore, (tuple(getattr(self, name) for name in OPTION_NAMES),)
 
     def __repr__(self) -> str:
-        return f"Link(start={self.start}, end={self.end}, kind={self.kind!r}, text={self.text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Link):
-            return NotImplemented
-        return (self.start, self.end, self.kind, self.text) == (other.start, other.end, other.kind, other.text)
-
-    def __hash__(self) -> int:
-        return hash((self.start, self.end, self.kind, self.text))
-
-    def as_dict(self) -> dict[str, Any]:
-        """The link as a plain record (JSON, Arrow, pickling):
-        start, end, kind, text, href, display."""
-        return {
-            "start": self.start,
-            "end": self.end,
-            "kind": self.kind,
-            "text": self.text,
-            "href": self.href,
-            "display": self.display,
-        }
-
-    def _moved(self, delta: int) -> Link:
-        """The same link ``delta`` characters further on (for streamed text)."""
-        return Link(
-            self.start + delta,
-            self.end + delta,
-            self.kind,
-            self.text,
-            self.scheme,
-            self.host,
-            ascii_host=self._ascii_host,
-            unicode_version=self._version,
-            tlds=self._tlds,
-        )
+        changed = []
+        for name in OPTION_NAMES:
+            value = getattr(self, name)
+            if value != _DEFAULTS.get(name):
+                shown = tuple(sorted(value)) if isinstance(value, frozenset) else value
+                changed.append(f"{name}={shown!r}")
+        return f"Finder({', '.join(changed)})"
 
     @property
-    def href(self) -> str:
-        """Absolute ASCII URL (``https://`` or ``mailto:`` added when implied)."""
-        href: str | None = self._href
-        if href is None:
-            if self.kind == "email":
-                local = self._email_split()[1]
-                href = "mailto:" + quote(local, safe=_MAILTO_SAFE) + "@" + self._ascii_host
-                object.__setattr__(self, "_href", href)
-            else:
-                href = self._url_forms()[0]
-        return href
+    def tlds(self) -> frozenset[str]:
+        """The TLDs accepted without a scheme: ``known_tlds``, or the default set."""
+        return self._rules.tlds
 
-    @property
-    def display(self) -> str:
-        """Minimally escaped form for display (UTS #58 §4, §5.3)."""
-        display: str | None = self._display
-        if display is None:
-            if self.kind == "email":
-                # Detection validated the domain: its display form is self.host.
-                prefix, local = self._email_split()
-                display = _email_display(prefix, local, self.host, link_properties(self._version))
-                object.__setattr__(self, "_display", display)
-            else:
-                display = self._url_forms()[1]
-        return display
+    def with_options(self, **changes: Unpack[FinderOptions]) -> Finder:
+        """A finder with some options changed: ``finder.with_options(bare_ipv4=True)``."""
+        _check_names(changes, "with_options")
+        current: dict[str, Any] = {name: getattr(self, name) for name in OPTION_NAMES}
+        return Finder(**{**current, **changes})
 
-    def _email_split(self) -> tuple[str, str]:
-        """("mailto:" as written or "", local-part) of an email link."""
-        local = self.text.rpartition("@")[0]
-        if self.scheme is None:
-            return "", local
-        return local[: len(self.scheme) + 1], local[len(self.scheme) + 1 :]
+    def find_links(self, text: str) -> Iterator[Link]:
+        """The URLs and email addresses in ``text``, in order, never
+        overlapping (of the kinds ``urls`` and ``emails`` ask for)."""
+        check_str(text, "text")
+        return _Scanner(text, self).links(self.urls, self.emails)
 
-    def _url_forms(self) -> tuple[str, str]:
-        # One WHATWG parse gives both forms (a scheme-less link is parsed as
-        # https: its href has the scheme, its display keeps none).
-        props = link_properties(self._version)
-        if self.scheme is not None and self.scheme.lower() not in SPECIAL_SCHEMES:
-            # D52: a scheme the caller named, parsed by the WHATWG parser as a
-            # non-special URL; shown as written (detection took it whole).
-            href, display = ada_url.normalize_url(self.text), self.text
-        elif self.scheme is None and (self.host == "localhost" or _DOTTED_QUAD.fullmatch(self.host)):
-            # D54: localhost and IP addresses without a scheme serve plain http.
-            href, display = _format_url("http://" + self.text, props, (self._ascii_host, self.host))
-            display = display[len("http://") :]
-        else:
-            href, display = _format_url(self.text, props, (self._ascii_host, self.host))
-        object.__setattr__(self, "_href", href)
-        object.__setattr__(self, "_display", display)
-        return href, display
+    def find_urls(self, text: str) -> Iterator[Link]:
+        """:meth:`find_links`, URLs only."""
+        check_str(text, "text")
+        return _Scanner(text, self).links(self.urls, False)
+
+    def find_emails(self, text: str) -> Iterator[Link]:
+        """:meth:`find_links`, email addresses only."""
+        check_str(text, "text")
+        return _Scanner(text, self).links(False, self.emails)
+
+    def records(self, text: object) -> list[dict[str, Any]]:
+        """The links of ``text`` as plain records (:meth:`Link.as_dict`:
+        picklable, JSON- and Arrow-friendly); a value that is not a str (a
+        missing value of a data frame: None, NaN) has none.  What Dask,
+        PySpark, the process pool and the command line write (D66).
+
+        >>> [r["href"] for r in Finder().records("see bücher.de")], Finder().records(None)
+        (['https://xn--bcher-kva.de/'], [])
+        """
+        if not isinstance(text, str):
+            return []
+        return [link.as_dict() for link in _Scanner(text, self).links(self.urls, self.emails)]
 
 
-def check_options(
-    *,
-    urls: object,
-    emails: object,
-    require_scheme: object,
-    schemes: object,
-    bare_ipv4: object = False,
-    bare_localhost: object = False,
-    single_label_hosts: object = False,
-    file_extensions: object = None,
-) -> frozenset[str]:
-    """The detection options checked (TypeError naming the argument, ValueError
-    for a scheme that is not a scheme or is never linked); the schemes,
-    lower-cased."""
-    for name, flag in (
-        ("urls", urls),
-        ("emails", emails),
-        ("require_scheme", require_scheme),
-        ("bare_ipv4", bare_ipv4),
-        ("bare_localhost", bare_localhost),
-        ("single_label_hosts", single_label_hosts),
-    ):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
+_DEFAULTS: dict[str, object] = {
+    "urls": True,
+    "emails": True,
+    "schemes": DEFAULT_SCHEMES,
+    "require_scheme": False,
+    "known_tlds": None,
+    "bare_ipv4": False,
+    "bare_localhost": False,
+    "single_label_hosts": False,
+    "file_extensions": FILE_EXTENSION_TLDS,
+    "unicode_version": DEFAULT_UNICODE_VERSION,
+}
+
+
+def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
+    """Set the (checked, normalized) options of ``finder`` and build what
+    they make: once per finder, and again after unpickling."""
+    for name, value in zip(OPTION_NAMES, values, strict=True):
+        object.__setattr__(finder, name, value)
+    props = link_properties(finder.unicode_version)
+    tlds = default_tlds() if finder.known_tlds is None else finder.known_tlds
+    patterns = host_patterns(props)
+    opaque = tuple(sorted(finder.schemes - SPECIAL_SCHEMES))
+    derived = {
+        "_props": props,
+        "_rules": domain_rules(tlds, props.version),
+        "_patterns": patterns,
+        "_candidate": _candidate_pattern(patterns, opaque, finder.bare_localhost, finder.single_label_hosts),
+        "_scheme_lengths": tuple(sorted({len(scheme) for scheme in finder.schemes}, reverse=True)),
+    }
+    for name, value in derived.items():
+        object.__setattr__(finder, name, value)
+
+
+def _restore(values: tuple[Any, ...]) -> Finder:
+    finder = Finder.__new__(Finder)
+    _fill(finder, values)
+    return finder
+
+
+def _scheme_set(schemes: object) -> frozenset[str]:
+    """``schemes`` checked (TypeError; OptionError for a scheme that is not a
+    scheme or is never linked), lower case, without ``mailto``."""
     if isinstance(schemes, str) or not isinstance(schemes, Iterable):
         raise TypeError(f"schemes must be an iterable of str, not {type(schemes).__name__}")
     wanted = frozenset(check_str(s, "schemes[]").lower().removesuffix(":") for s in schemes)
     bad = sorted(s for s in wanted if not _SCHEME_SYNTAX.fullmatch(s))
     if bad:
         raise OptionError(f"schemes: {bad} are not URL schemes (a letter, then letters, digits, '+', '-' or '.')")
-    if file_extensions is not None:
-        file_extension_set(file_extensions)
     if wanted & FORBIDDEN_SCHEMES:
         raise OptionError(
             f"schemes: {sorted(wanted & FORBIDDEN_SCHEMES)} are never linked (they run code or read local files)"
         )
     return wanted - {"mailto"}  # mailto: goes with email addresses, always
+
+
+def _check_names(options: Mapping[str, object], caller: str) -> None:
+    for name in options:
+        if name not in _DEFAULTS:
+            raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
+
+
+# Types whose values make a cache key as they are (a set or a list is
+# copied into a Finder each call: it could change between calls).
+_KEY_TYPES = frozenset({bool, str, type(None), tuple, frozenset})
+
+
+@lru_cache(maxsize=64)
+def _cached_finder(key: tuple[tuple[str, type, Any], ...]) -> Finder:
+    return Finder(**{name: value for name, _, value in key})
+
+
+def finder_for(options: Mapping[str, Any], caller: str = "find_links") -> Finder:
+    """The Finder of keyword options (the sugar of :func:`find_links` and the
+    adapters): built once per distinct options through a small bounded
+    cache, so that a call with options costs what a call with a finder does.
+    An unknown option is a TypeError naming it."""
+    _check_names(options, caller)
+    if all(type(value) in _KEY_TYPES for value in options.values()):
+        # (the type is in the key: True and 1 are equal, but 1 is refused)
+        key = tuple(sorted((name, type(value), value) for name, value in options.items()))
+        try:
+            hash(key)
+        except TypeError:
+            pass  # (a tuple holding a list)
+        else:
+            return _cached_finder(key)
+    return Finder(**options)
+
+
+def resolve_finder(finder: object, options: Mapping[str, Any], caller: str) -> Finder:
+    """``finder``, or the Finder of ``options`` when it is None.  Both at
+    once is an OptionError (D62); a finder that is not one a TypeError."""
+    if finder is None:
+        return finder_for(options, caller)
+    _check_names(options, caller)
+    if not isinstance(finder, Finder):
+        raise TypeError(f"finder must be a uts58.Finder, not {type(finder).__name__}")
+    if options:
+        raise OptionError(
+            f"{caller}: give a finder or detection options, not both "
+            f"(got finder= and {', '.join(sorted(options))}); use finder.with_options(...)"
+        )
+    return finder
 
 
 _PREFILTER = re.compile("[.@\u3002\uff0e\uff61]|://")
@@ -305,102 +384,50 @@ def file_extension_set(names: object) -> frozenset[str]:
     return frozenset(check_str(name, "file_extensions[]").lower().lstrip(".") for name in names)
 
 
-def find_links(
-    text: str,
-    *,
-    urls: bool = True,
-    emails: bool = True,
-    schemes: Iterable[str] = DEFAULT_SCHEMES,
-    require_scheme: bool = False,
-    known_tlds: Iterable[str] | None = None,
-    bare_ipv4: bool = False,
-    bare_localhost: bool = False,
-    single_label_hosts: bool = False,
-    file_extensions: Iterable[str] | None = None,
-    unicode_version: str = DEFAULT_UNICODE_VERSION,
-) -> Iterator[Link]:
+def find_links(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
     """Find the URLs and email addresses in ``text``, in order, never overlapping.
 
-    * ``urls``, ``emails``: which kinds to report.  Both are always looked
-      for, so that an email address is never reported as a URL or the
-      reverse (``john.doe@example.com`` is an email, never a URL).
-    * ``schemes``: the schemes recognized when written (``http``, ``https``
-      and ``ftp`` by default).  Any other scheme may be named (``ssh``,
-      ``git``, ``magnet``, ``tel``, ``xmpp``…), except ``javascript``,
-      ``data``, ``vbscript`` and ``file``.  A URL of a scheme not named is
-      left alone whole: neither its host, nor its userinfo, nor a piece of
-      its path is linked.  ``mailto:`` goes with email addresses.
-    * ``require_scheme``: report URLs only when written with a scheme.
-    * ``known_tlds``: top-level domains to accept instead of the default
-      set (see :mod:`uts58.tlds`) for domains written without a scheme;
-      after a scheme any TLD of TLD syntax is accepted.
-    * ``file_extensions``: TLDs that a domain written without a scheme,
-      ``www.`` or a path may not have, because they are far more often file
-      extensions (``configure.ac``, ``network.target``; default
-      :data:`uts58.hosts.FILE_EXTENSION_TLDS`; ``()`` for none).
-    * ``bare_ipv4``: link an IPv4 address without a scheme when a port or a
-      path follows (``192.168.0.1:8080``, ``10.0.0.1/admin``); off by default.
-    * ``bare_localhost``: link ``localhost:PORT`` without a scheme.
-    * ``single_label_hosts``: link a host of one label after a scheme
-      (``http://intranet/``).
+    ``finder``: a :class:`Finder`; or the options of one as keyword
+    arguments (``urls``, ``emails``, ``schemes``, ``require_scheme``,
+    ``known_tlds``, ``file_extensions``, ``bare_ipv4``, ``bare_localhost``,
+    ``single_label_hosts``, ``unicode_version``: see :class:`Finder`), but
+    not both (:class:`uts58.OptionError`).  Errors are raised at the call,
+    not at the first link.
 
     >>> [link.text for link in find_links("Mail アルベルト@example.com or see https://ja.wikipedia.org/wiki/日本.")]
     ['アルベルト@example.com', 'https://ja.wikipedia.org/wiki/日本']
+    >>> [link.text for link in find_links("ssh://git@example.com/x.git", schemes={"ssh"})]
+    ['ssh://git@example.com/x.git']
     """
     check_str(text, "text")
-    wanted = check_options(
-        urls=urls,
-        emails=emails,
-        require_scheme=require_scheme,
-        schemes=schemes,
-        bare_ipv4=bare_ipv4,
-        bare_localhost=bare_localhost,
-        single_label_hosts=single_label_hosts,
-    )
-    tlds = default_tlds() if known_tlds is None else normalize_tlds(known_tlds)
-    props = link_properties(unicode_version)
-    scanner = _Scanner(
-        text,
-        props,
-        domain_rules(tlds, props.version),
-        _Options(
-            wanted,
-            require_scheme,
-            bare_ipv4,
-            bare_localhost,
-            single_label_hosts,
-            FILE_EXTENSION_TLDS if file_extensions is None else file_extension_set(file_extensions),
-        ),
-    )
-    return scanner.links(urls, emails)
+    found = resolve_finder(finder, options, "find_links")
+    return _Scanner(text, found).links(found.urls, found.emails)
 
 
-def find_urls(text: str, **options: object) -> Iterator[Link]:
+def find_urls(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
     """:func:`find_links` reporting URLs only.
 
     >>> [link.text for link in find_urls("x@example.com, example.org/a")]
     ['example.org/a']
     """
-    return find_links(text, emails=False, **options)  # type: ignore[arg-type]
+    if "emails" in options:
+        raise TypeError("find_urls() got an unexpected keyword argument 'emails'")
+    check_str(text, "text")
+    found = resolve_finder(finder, options, "find_urls")
+    return _Scanner(text, found).links(found.urls, False)
 
 
-def find_emails(text: str, **options: object) -> Iterator[Link]:
+def find_emails(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
     """:func:`find_links` reporting email addresses only.
 
     >>> [link.text for link in find_emails("x@example.com, example.org/a")]
     ['x@example.com']
     """
-    return find_links(text, urls=False, **options)  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
-class _Options:
-    schemes: frozenset[str]
-    require_scheme: bool
-    bare_ipv4: bool
-    bare_localhost: bool
-    single_label_hosts: bool
-    file_extensions: frozenset[str]
+    if "urls" in options:
+        raise TypeError("find_emails() got an unexpected keyword argument 'urls'")
+    check_str(text, "text")
+    found = resolve_finder(finder, options, "find_emails")
+    return _Scanner(text, found).links(False, found.emails)
 
 
 @lru_cache(maxsize=64)
@@ -431,16 +458,16 @@ class _Scanner:
     no link may start before it.
     """
 
-    def __init__(self, text: str, props: LinkProperties, rules: DomainRules, options: _Options) -> None:
+    def __init__(self, text: str, finder: Finder) -> None:
         self.text = text
-        self.props = props
-        self.rules = rules
-        self.opts = options
-        self.scheme_set = options.schemes
-        self.scheme_lengths = sorted({len(scheme) for scheme in options.schemes}, reverse=True)
-        self.patterns: HostPatterns = host_patterns(props)
-        opaque = tuple(sorted(options.schemes - SPECIAL_SCHEMES))
-        self.candidate = _candidate_pattern(self.patterns, opaque, options.bare_localhost, options.single_label_hosts)
+        self.finder = finder
+        self.props = finder._props
+        self.rules = finder._rules
+        self.opts = finder
+        self.scheme_set = finder.schemes
+        self.scheme_lengths = finder._scheme_lengths
+        self.patterns: HostPatterns = finder._patterns
+        self.candidate = finder._candidate
         self.floor = 0
         # The run of label characters last split into pieces, and its pieces
         # not yet looked at (see _bare).
@@ -483,22 +510,12 @@ class _Scanner:
         m = _PORT.match(self.text, i)
         return m.end() if m is not None and int(m.group(1)) <= 65535 else i
 
-    def _url(self, start: int, host_end: int, ascii_host: str, host: str, scheme: str | None) -> Link:
+    def _url(self, start: int, host_end: int, host: Host, scheme: str | None) -> Link:
         end = _find_link_end(self.text, self._port_end(host_end), self.props)
-        return self._link(start, end, "url", scheme, host, ascii_host)
+        return _detected_link(self.finder, start, end, "url", self.text[start:end], scheme, host)
 
-    def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: str, ascii_host: str) -> Link:
-        return Link(
-            start,
-            end,
-            kind,
-            self.text[start:end],
-            scheme,
-            host,
-            ascii_host=ascii_host,
-            unicode_version=self.props.version,
-            tlds=self.rules.tlds,
-        )
+    def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> Link:
+        return _detected_link(self.finder, start, end, kind, self.text[start:end], scheme, host)
 
     def _body_end(self, i: int) -> int:
         """Where §3.5.1 ends ``text[i:]`` read as a path: the end of an opaque
@@ -582,7 +599,7 @@ class _Scanner:
             ip = ip_host(text[h : close + 1]) if close > 0 else None
             if ip is None:
                 return self._skip(h)
-            link = self._url(start, close + 1, ip, ip, scheme)
+            link = self._url(start, close + 1, _host(ip, ip, "ipv6"), scheme)
             return link, link.end
         hs = h
         userinfo = _USERINFO.match(text, h)
@@ -597,7 +614,7 @@ class _Scanner:
         if host is None:
             return self._skip(h)
         host_end, ascii_host, unicode_host = host
-        link = self._url(start, host_end, ascii_host, unicode_host, scheme)
+        link = self._url(start, host_end, _host(unicode_host, ascii_host, _schemed_kind(ascii_host)), scheme)
         return link, link.end
 
     def _opaque(self, at: int, found: str) -> tuple[Link | None, int]:
@@ -608,10 +625,10 @@ class _Scanner:
         end = self._body_end(colon + 1)
         if end == colon + 1:
             return None, end
-        if not ada_url.check_url(self.text[at:end]):
+        if not is_valid(self.text[at:end]):
             self.floor = end  # D53: not linked, and nothing inside it either
             return None, end
-        link = self._link(at, end, "url", self.text[at:colon], "", "")
+        link = self._link(at, end, "url", self.text[at:colon], NO_HOST)
         return link, end
 
     def _localhost(self, at: int) -> tuple[Link | None, int]:
@@ -619,7 +636,7 @@ class _Scanner:
         host_end = at + len("localhost")
         if at < self.floor or self._glued_before(at) or self._port_end(host_end) == host_end:
             return None, host_end
-        link = self._url(at, host_end, "localhost", "localhost", None)
+        link = self._url(at, host_end, _LOCALHOST, None)
         return link, link.end
 
     def _bare(self, at: int, pos: int) -> tuple[Link | None, int]:
@@ -659,7 +676,7 @@ class _Scanner:
         """The link of the domain (or, with ``bare_ipv4``, the IPv4 address)
         at ``text[s:b]``, or None."""
         text = self.text
-        if self.opts.bare_ipv4 and _DOTTED_QUAD.match(text, s, b):
+        if self.opts.bare_ipv4 and _DOTTED_QUAD.match(text, s, b):  # D18: without a scheme only if asked (D54)
             return self._bare_ipv4(s, b)
         host = host_span(text, s, b, self.rules, schemed=False)
         if host is None:
@@ -676,7 +693,7 @@ class _Scanner:
             and text[host_end : host_end + 1] != "/"
         ):
             return None  # D56: "configure.ac", "network.target": a file, not a site
-        return self._url(s, host_end, ascii_host, unicode_host, None)
+        return self._url(s, host_end, _host(unicode_host, ascii_host, "domain"), None)
 
     def _bare_ipv4(self, s: int, b: int) -> Link | None:
         """``bare_ipv4``: a dotted-quad IPv4 address followed by a port or a path."""
@@ -689,7 +706,7 @@ class _Scanner:
         ip = ip_host(m.group())
         if ip != m.group():
             return None  # not canonical (leading zeros read as octal, values over 255)
-        return self._url(s, k, ip, ip, None)
+        return self._url(s, k, _host(ip, ip, "ipv4"), None)
 
     def _email(self, at: int) -> tuple[Link | None, int]:
         """``@`` at ``at``: an email address if a domain follows and §5.2
@@ -718,7 +735,7 @@ class _Scanner:
         if scheme is None and self._path_after(host_end):
             self.floor = host_end  # D55: an scp or git target ("git@example.com:org/repo.git")
             return None, host_end
-        return self._link(start, host_end, "email", scheme, unicode_host, ascii_host), host_end
+        return self._link(start, host_end, "email", scheme, _host(unicode_host, ascii_host, "domain")), host_end
 
     def _scheme_before(self, start: int) -> bool:
         """``text[:start]`` ends with ``scheme:`` glued to the local-part."""
@@ -757,3 +774,17 @@ class _Scanner:
             and text[host_end] == ":"
             and (text[host_end + 1].isalpha() or text[host_end + 1] in "/~._")
         )
+
+
+_LOCALHOST = _host("localhost", "localhost", "localhost")
+
+
+def _schemed_kind(ascii_host: str) -> HostKind:
+    """The kind of a host :func:`~uts58.hosts.host_span` validated after a
+    scheme: it gives ``localhost`` and serialized IPv4 addresses as they
+    are, and a domain always ends with a TLD of letters (D52)."""
+    if ascii_host == "localhost":
+        return "localhost"
+    if ascii_host[-1:].isdigit() and all(c in "0123456789." for c in ascii_host):
+        return "ipv4"
+    return "domain"

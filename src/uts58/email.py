@@ -40,13 +40,13 @@ def _find_email_start(text: str, at: int, props: LinkProperties) -> int | None:
     """§5.2 without argument checks; the backward scan costs O(local-part)."""
     if at == 0:
         return None
-    start = run_start(props.email_run_end, text, 0, at)  # 0 when the scan reaches the start (decision)
+    start = run_start(props.email_run_end, text, 0, at)  # 0 when the scan reaches the start (D13)
     # Link_Email contains ".", so the scan did not stop at a dot; the dot
     # rules of §5.2 are checked on the local-part as a whole.
     local = text[start:at]
     if not local or local[0] == "." or local[-1] == "." or ".." in local:
         return None
-    # Decision: "mailto:" matches in any case, as URL schemes do.
+    # D14: "mailto:" matches in any case, as URL schemes do.
     if start >= len(_MAILTO) and text[start - len(_MAILTO) : start].lower() == _MAILTO:
         start -= len(_MAILTO)
     return start
@@ -96,7 +96,7 @@ def format_email(address: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION
 
 
 def _display(prefix: str, local: str, domain: str, props: LinkProperties) -> str:
-    """§5.3: the unquoted local-part, bare when §5.2 detects it whole,
+    """§5.3 (D15): the unquoted local-part, bare when §5.2 detects it whole,
     else quoted; ``domain`` is already in display form."""
     bare = props.email_chars.fullmatch(local) and local[0] != "." and local[-1] != "." and ".." not in local
     if not bare:

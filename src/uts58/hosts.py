@@ -3,7 +3,7 @@
 UTS #58 §1.4 and §3.2 leave initiation to the WHATWG URL standard and the
 structure of domain names.  Here:
 
-* label characters come from the UTS #46 IdnaMappingTable (generated table,
+* label characters (D16) come from the UTS #46 IdnaMappingTable (generated table,
   see ``tools/gen_tables.py``), label separators are ``. 。 ． ｡``;
 * a domain is validated by the WHATWG host parser (ada-url, UTS #46 to
   ASCII), with non-empty labels, no leading or trailing hyphen, 63 octets
@@ -11,7 +11,7 @@ structure of domain names.  Here:
 * its last label must be a top-level domain (the ICANN section of the
   installed Public Suffix List, see :mod:`uts58.tlds`, or the caller's own
   set; after a scheme any TLD of TLD syntax), and the domain must be
-  registrable under the ICANN section of the Public Suffix List (``co.uk``
+  registrable under the ICANN section of the Public Suffix List (D17; ``co.uk``
   is not).
 """
 
@@ -22,11 +22,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-import ada_url
-
+from ._regex import char_class
 from .errors import TLDListError
-from .properties import LinkProperties, char_class
-from .whatwg import parse_special
+from .properties import LinkProperties
+from .whatwg import idna_to_unicode, ip_host, parse_special
 
 __all__ = [
     "FILE_EXTENSION_TLDS",
@@ -92,18 +91,7 @@ def domain_to_unicode(ascii_domain: str) -> str:
     """
     if "xn--" not in ascii_domain.lower():
         return ascii_domain
-    return ada_url.idna_to_unicode(ascii_domain) or ascii_domain
-
-
-def ip_host(host: str) -> str | None:
-    """The serialized IPv4 or bracketed IPv6 address, or None."""
-    try:
-        parsed = ada_url.parse_url("http://" + host + "/")
-    except ValueError:
-        return None
-    if parsed["host_type"] in (ada_url.HostType.IPV4, ada_url.HostType.IPV6) and parsed["pathname"] == "/":
-        return str(parsed["hostname"])
-    return None
+    return idna_to_unicode(ascii_domain)
 
 
 # --------------------------------------------------------------------------
@@ -285,7 +273,7 @@ class HostPatterns:
     label: re.Pattern[str]  # one or more label characters
     run_end: re.Pattern[str]  # .match(text, i).end(): end of the host characters from i
     run_start: re.Pattern[str]  # see run_start()
-    candidate: re.Pattern[str]  # where a link may be: "://", "@", a separator before a label
+    candidate: re.Pattern[str]  # where a link may be: "://", "@", a separator before a label (D23)
 
 
 @cache

@@ -1,7 +1,7 @@
 """Linkifying the text of an HTML fragment, parsed as a browser parses it.
 
 :func:`linkify_html` parses the fragment with an HTML5-conformant parser
-(lexbor, through selectolax) in the context of an element, as
+(lexbor, through selectolax: D41) in the context of an element, as
 ``element.innerHTML = fragment`` would, links the text nodes that may hold
 links, and writes the tree back with the parser's serializer.  The promise
 (docs/decisions.md D40, tested on public XSS and html5lib corpora with other
@@ -25,9 +25,9 @@ from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNod
 from ._checks import check_str
 from ._htmlcost import parse_cost
 from ._rawhtml import RAW_TEXT
-from .detection import DEFAULT_SCHEMES, Link, prefilter
+from .detection import Finder, Link, prefilter
 from .errors import OptionError
-from .linkifier import Callback, linkify
+from .linkifier import Callback, linkify, split_options
 
 __all__ = ["ALWAYS_SKIPPED", "DEFAULT_SKIP_TAGS", "linkify_html"]
 
@@ -91,7 +91,7 @@ def linkify_html(
     ``svg``/``math``, ``select`` — is always skipped) is left alone.  Each link
     keeps the text it had (``link_text="display"`` shows the §4 display form
     instead).  ``options`` are those of :func:`uts58.linkify` (``attrs``,
-    ``callback``, ``kinds``, ``policy``, ``schemes``, ...).
+    ``callback``, ``kinds``, ``policy``, ``finder`` or ``schemes``, ...).
 
     The output is the parser's serialization of the linkified tree: the same
     DOM as the input plus the links.  A fragment without links is returned
@@ -113,9 +113,9 @@ def linkify_html(
     if link_text not in ("original", "display"):
         raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}")
     skip = {_tag_name(t) for t in skip_tags} | ALWAYS_SKIPPED
-    convert = _converter(link_text, callback, options)
+    convert, finder = _converter(link_text, callback, options)
     context = context.lower()
-    may_link = prefilter(options.get("schemes", DEFAULT_SCHEMES), bool(options.get("bare_localhost", False)))
+    may_link = prefilter(finder.schemes, finder.bare_localhost)
     if context in skip or not may_link.search(fragment) or _UNFAITHFUL.search(fragment):
         return fragment
     # Consumers that parse with scripting off (sanitizers: html5ever/nh3,
@@ -174,9 +174,10 @@ def _tag_name(tag: object) -> str:
     return tag.lower()
 
 
-def _converter(link_text: str, callback: Callback | None, options: dict[str, Any]) -> Any:
+def _converter(link_text: str, callback: Callback | None, options: dict[str, Any]) -> tuple[Any, Finder]:
     """text -> the HTML that :func:`linkify` makes of it, or None when it has
-    no link; bad options fail here, before anything is parsed."""
+    no link, and the finder it detects with; bad options fail here, before
+    anything is parsed."""
     cb = callback
     if link_text == "original":
 
@@ -186,12 +187,13 @@ def _converter(link_text: str, callback: Callback | None, options: dict[str, Any
 
         cb = keep_text
     linkify("", callback=cb, **options)  # validates every option
+    own, finder = split_options(options, "linkify_html")  # (the finder once, not per text node)
 
     def convert(text: str) -> str | None:
-        html = linkify(text, callback=cb, **options)
+        html = linkify(text, callback=cb, finder=finder, **own)
         return html if "<a " in html else None
 
-    return convert
+    return convert, finder
 
 
 def _text_nodes(first: LexborNode | None, skip: set[str]) -> list[LexborNode]:

@@ -11,18 +11,23 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from ._checks import check_str
-from ._compiled import speedups
-from .detection import DEFAULT_SCHEMES, FORBIDDEN_SCHEMES, Link, check_options, find_links
+from ._kernels import escape_html as _escape_html
+from .detection import FORBIDDEN_SCHEMES, Finder, Link, finder_for, resolve_finder
 from .errors import OptionError
 from .markdown_text import escape_text, markdown_link
-from .properties import DEFAULT_UNICODE_VERSION
 from .security import Policy, admitted, escape_bidi_controls
 
-__all__ = ["Callback", "linkify"]
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
+    from typing_extensions import Unpack
+
+__all__ = ["Callback", "LinkifyOptions", "linkify"]
 
 # callback(link, attrs) -> attrs, or None to leave the link as plain text.
 # attrs holds "href", the extra attributes, and "_text" (the link text).
@@ -34,6 +39,49 @@ _HREF_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _CONTROL_OR_SPACE = re.compile(r"[\x00-\x20\x7f]")  # never in a serialized URL
 
 
+class LinkifyOptions(TypedDict, total=False):
+    """The detection options :func:`linkify` takes as keyword arguments
+    (those of :class:`uts58.Finder` but ``urls`` and ``emails``, which
+    ``kinds`` says, and ``file_extensions``, which the policy's are)."""
+
+    schemes: Iterable[str]
+    require_scheme: bool
+    known_tlds: Iterable[str] | None
+    bare_ipv4: bool
+    bare_localhost: bool
+    single_label_hosts: bool
+    unicode_version: str
+
+
+_OPTION_NAMES = frozenset(LinkifyOptions.__annotations__)
+# linkify's own keyword arguments (the adapters pass them through).
+_OWN_NAMES = frozenset({"format", "attrs", "callback", "kinds", "policy"})
+
+
+def linkify_finder(finder: object, options: Mapping[str, Any], policy: Policy, caller: str = "linkify") -> Finder:
+    """The Finder of :func:`linkify` and the adapters: ``finder``, or one
+    made of the keyword ``options`` (:class:`LinkifyOptions`) with the
+    policy's ``file_extensions`` (as linkify has always passed them to
+    detection, D27).  Both at once is an OptionError (D62)."""
+    for name in options:
+        if name not in _OPTION_NAMES:
+            raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
+    if finder is None:
+        return finder_for({**options, "file_extensions": policy.file_extensions}, caller)
+    return resolve_finder(finder, options, caller)
+
+
+def split_options(options: Mapping[str, Any], caller: str) -> tuple[dict[str, Any], Finder]:
+    """The keyword arguments of an adapter that go to :func:`linkify`:
+    linkify's own ones, and the Finder that the others (or ``finder``) make.
+    Check them first with ``linkify("", **options)``."""
+    own = {name: value for name, value in options.items() if name in _OWN_NAMES}
+    rest = {name: value for name, value in options.items() if name not in _OWN_NAMES and name != "finder"}
+    policy = own.get("policy")
+    finder = linkify_finder(options.get("finder"), rest, Policy.default() if policy is None else policy, caller)
+    return own, finder
+
+
 def linkify(
     text: str,
     *,
@@ -42,12 +90,8 @@ def linkify(
     callback: Callback | None = None,
     kinds: Iterable[str] = ("url", "email"),
     policy: Policy | None = None,
-    schemes: Iterable[str] = DEFAULT_SCHEMES,
-    require_scheme: bool = False,
-    bare_ipv4: bool = False,
-    bare_localhost: bool = False,
-    single_label_hosts: bool = False,
-    unicode_version: str = DEFAULT_UNICODE_VERSION,
+    finder: Finder | None = None,
+    **options: Unpack[LinkifyOptions],
 ) -> str:
     """Plain text to HTML (or Markdown) with its links made clickable.
 
@@ -61,8 +105,11 @@ def linkify(
     * ``kinds``: ``"url"``, ``"email"`` or both.
     * ``policy``: the §8 checks (default :meth:`Policy.default`; pass
       :meth:`Policy.none` to link everything detection finds).
-    * ``schemes``, ``require_scheme``, ``bare_ipv4``, ``bare_localhost``,
-      ``single_label_hosts``: as for :func:`uts58.find_links`.
+    * ``finder``: the :class:`uts58.Finder` that detects the links; or, as
+      keyword arguments, ``schemes``, ``require_scheme``, ``known_tlds``,
+      ``bare_ipv4``, ``bare_localhost``, ``single_label_hosts`` and
+      ``unicode_version`` (as for :func:`uts58.find_links`; detection then
+      also leaves out the policy's ``file_extensions``).  Not both (D62).
 
     ``format="markdown"`` takes plain text and returns Markdown that renders,
     with a CommonMark renderer (raw HTML on or off) and with Python-Markdown,
@@ -104,15 +151,8 @@ def linkify(
     policy = Policy.default() if policy is None else policy
     if not isinstance(policy, Policy):
         raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-    enabled = check_options(
-        urls=True,
-        emails=True,
-        require_scheme=require_scheme,
-        schemes=schemes,
-        bare_ipv4=bare_ipv4,
-        bare_localhost=bare_localhost,
-        single_label_hosts=single_label_hosts,
-    )
+    found_by = linkify_finder(finder, options, policy)
+    enabled = found_by.schemes
     plain = _escape_html if format == "html" else _keep
     extra_attrs = _attributes(extra)
     out: list[str] = []
@@ -121,21 +161,9 @@ def linkify(
     # interleaved loop, each keeping its code and data in the CPU caches
     # (measured on 2 MB of prose: the interleaved loop took 1.9x the time of
     # detection alone, the two phases 1.5x, with the same per-link code).
-    links = list(
-        find_links(
-            text,
-            urls="url" in wanted,
-            emails="email" in wanted,
-            schemes=enabled,
-            require_scheme=require_scheme,
-            known_tlds=policy.known_tlds,
-            file_extensions=policy.file_extensions,
-            bare_ipv4=bare_ipv4,
-            bare_localhost=bare_localhost,
-            single_label_hosts=single_label_hosts,
-            unicode_version=unicode_version,
-        )
-    )
+    links = list(found_by.find_links(text))  # D36: detect all, then write
+    if len(wanted) < 2:
+        links = [link for link in links if link.kind in wanted]
     for link in links:
         found = admitted(text, link, policy)
         if found is None or found.start < last:
@@ -193,10 +221,6 @@ def _keep(s: str) -> str:
     return s
 
 
-# html.escape (quote=True), in one pass where the accelerator is built.
-_escape_html: Callable[[str], str] = html.escape if speedups is None else speedups.escape_html
-
-
 def _attributes(attrs: Mapping[str, str]) -> str:
     return "".join(f' {name}="{html.escape(value, quote=True)}"' for name, value in attrs.items())
 
@@ -214,7 +238,7 @@ def _anchor(
     ``extra`` serialized."""
     display = link.display
     if policy.bidi == "escape":
-        display = escape_bidi_controls(display, unicode_version=policy.unicode_version)
+        display = escape_bidi_controls(display, unicode_version=link.unicode_version)
     href = link.href
     extra_html = extra_attrs
     if callback is not None:

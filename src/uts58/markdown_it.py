@@ -29,18 +29,23 @@ markdown-it-py is not a dependency of uts58: install it to use this module.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ._checks import check_str
+from ._linkify_it import LinkifyItMatch
 from ._rawhtml import RawHtml
-from .detection import DEFAULT_SCHEMES, Link, check_options, find_links, prefilter
+from .detection import Finder, Link, prefilter, resolve_finder
 from .errors import OptionError
-from .hosts import default_tlds, normalize_tlds
-from .migration import LinkifyItMatch
-from .properties import DEFAULT_UNICODE_VERSION
+from .hosts import normalize_tlds
 from .security import Policy, admitted, escape_bidi_controls
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
+    from typing_extensions import Unpack
 
 __all__ = ["Linkify", "plugin", "use"]
 
@@ -53,6 +58,20 @@ _NO_INLINE = "uts58.markdown_it:no-inline"
 _CONTEXT = "uts58.markdown_it:raw-html"
 _SOURCE = "uts58.markdown_it:source"
 _OPTIONS = ("fuzzy_link", "fuzzy_email", "fuzzy_ip", "---")
+
+
+class LinkifyItOptions(TypedDict, total=False):
+    """The detection options :class:`Linkify` takes as keyword arguments
+    (the TLDs come with :meth:`Linkify.tlds`; any option with ``finder=``)."""
+
+    schemes: Iterable[str]
+    require_scheme: bool
+    urls: bool
+    emails: bool
+    unicode_version: str
+
+
+_OPTION_NAMES = frozenset(LinkifyItOptions.__annotations__)
 
 
 class _Found:
@@ -85,12 +104,15 @@ def _match(link: Link) -> LinkifyItMatch:
 
 
 class Linkify:
-    """The ``md.linkify`` object: uts58 detection behind linkify-it-py's interface.
+    """The ``md.linkify`` object: uts58 detection behind linkify-it-py's interface (D47).
 
     ``policy`` is the §8 :class:`~uts58.Policy` (default :meth:`Policy.default`);
-    ``schemes``, ``require_scheme``, ``urls``, ``emails`` and
-    ``unicode_version`` are those of :func:`uts58.find_links`.  Each source
-    string is scanned once (the last few are kept), however often it is asked.
+    ``finder`` the :class:`uts58.Finder` that detects, or its options as
+    keyword arguments (``schemes``, ``require_scheme``, ``urls``,
+    ``emails``, ``unicode_version``; detection then leaves out the policy's
+    ``file_extensions``, as :func:`uts58.linkify` does), not both (D62).  :meth:`set`, :meth:`tlds`
+    and :meth:`add` change the finder (:attr:`finder`).  Each source string
+    is scanned once (the last few are kept), however often it is asked.
 
     >>> linkify = Linkify().set({"fuzzy_email": False}).add("ftp:", "http:")
     >>> [m.url for m in linkify.match("x@example.com mailto:y@example.com ftp://example.org")]
@@ -98,26 +120,21 @@ class Linkify:
     """
 
     def __init__(
-        self,
-        policy: Policy | None = None,
-        *,
-        schemes: Iterable[str] = DEFAULT_SCHEMES,
-        require_scheme: bool = False,
-        urls: bool = True,
-        emails: bool = True,
-        unicode_version: str = DEFAULT_UNICODE_VERSION,
+        self, policy: Policy | None = None, *, finder: Finder | None = None, **options: Unpack[LinkifyItOptions]
     ) -> None:
-        wanted = check_options(urls=urls, emails=emails, require_scheme=require_scheme, schemes=schemes)
         self._policy = Policy.default() if policy is None else policy
         if not isinstance(self._policy, Policy):
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-        self._schemes = wanted
-        self._fuzzy_link = not require_scheme
+        for name in options:
+            if name not in _OPTION_NAMES:
+                raise TypeError(f"Linkify() got an unexpected keyword argument {name!r}")
+        # Without a finder, detection leaves out the policy's file extensions (D27).
+        self._follow_policy = finder is None
+        if finder is None:
+            self._finder = Finder(**options, file_extensions=self._policy.file_extensions)
+        else:
+            self._finder = resolve_finder(finder, options, "Linkify")
         self._fuzzy_email = True
-        self._fuzzy_ip = False
-        self._urls = urls
-        self._emails = emails
-        self._version = check_str(unicode_version, "unicode_version")
         self._changed()
 
     def _changed(self) -> None:
@@ -136,23 +153,34 @@ class Linkify:
         if not isinstance(policy, Policy):
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
         self._policy = policy
+        if self._follow_policy:
+            self._finder = self._finder.with_options(file_extensions=policy.file_extensions)
+        self._changed()
+
+    @property
+    def finder(self) -> Finder:
+        """The :class:`uts58.Finder` that detects (assigning one forgets
+        what was found; its ``file_extensions`` then stand)."""
+        return self._finder
+
+    @finder.setter
+    def finder(self, finder: Finder) -> None:
+        if not isinstance(finder, Finder):
+            raise TypeError(f"finder must be a uts58.Finder, not {type(finder).__name__}")
+        self._finder = finder
+        self._follow_policy = False
+        self._changed()
+
+    def _with(self, **changes: Any) -> None:
+        """The finder with some options changed (set, tlds, add)."""
+        self._finder = self._finder.with_options(**changes)
         self._changed()
 
     def _scan(self, text: str) -> _Found:
         policy = self._policy
         links = []
         last = 0
-        for link in find_links(
-            text,
-            urls=self._urls,
-            emails=self._emails,
-            schemes=self._schemes,
-            require_scheme=not self._fuzzy_link,
-            known_tlds=policy.known_tlds,
-            file_extensions=policy.file_extensions,
-            bare_ipv4=self._fuzzy_ip,
-            unicode_version=self._version,
-        ):
+        for link in self._finder.find_links(text):
             if link.kind == "email" and link.scheme is None and not self._fuzzy_email:
                 continue
             found = admitted(text, link, policy)
@@ -165,7 +193,7 @@ class Linkify:
     def _text(self, text: str) -> str:
         """The text of a link as shown: Bidi controls escaped where the policy says so."""
         if self._policy.bidi == "escape":
-            return escape_bidi_controls(text, unicode_version=self._policy.unicode_version)
+            return escape_bidi_controls(text, unicode_version=self._finder.unicode_version)
         return text
 
     # -- linkify-it-py's interface ---------------------------------------
@@ -173,7 +201,7 @@ class Linkify:
     def pretest(self, text: str) -> bool:
         """Cheap test: could the text hold a link at all?"""
         check_str(text, "text")
-        return prefilter(self._schemes).search(text) is not None
+        return prefilter(self._finder.schemes, self._finder.bare_localhost).search(text) is not None
 
     def test(self, text: str) -> bool:
         """Does the text hold a link (that passes the policy)?"""
@@ -222,18 +250,19 @@ class Linkify:
                 raise NotImplementedError(
                     "set: '---'=True: where a URL ends is UTS #58 §3.5.1 (a '-' run belongs to it)"
                 )
+        changes = {}
         for key, value in options.items():
             if key == "fuzzy_link":
-                self._fuzzy_link = value
+                changes["require_scheme"] = not value
             elif key == "fuzzy_email":
                 self._fuzzy_email = value
             elif key == "fuzzy_ip":
-                self._fuzzy_ip = value
-        self._changed()
+                changes["bare_ipv4"] = value
+        self._with(**changes)
         return self
 
     def tlds(self, list_tlds: str | Iterable[str], keep_old: bool = False) -> Linkify:
-        """The top-level domains accepted (chainable): the policy's
+        """The top-level domains accepted (chainable): the finder's
         ``known_tlds``.  ``keep_old=True`` adds them to those accepted now
         (by default :func:`uts58.tlds.default_source`)."""
         if isinstance(list_tlds, str):
@@ -246,9 +275,8 @@ class Linkify:
             raise TypeError(f"keep_old must be bool, not {type(keep_old).__name__}")
         tlds = normalize_tlds(names)
         if keep_old:
-            old = self._policy.known_tlds
-            tlds |= default_tlds() if old is None else old
-        self.policy = self._policy.with_options(known_tlds=tlds)
+            tlds |= self._finder.tlds
+        self._with(known_tlds=tlds)
         return self
 
     def add(self, schema: str, definition: str | Mapping[str, Any] | None) -> Linkify:
@@ -269,14 +297,13 @@ class Linkify:
         scheme = name[:-1] if name.endswith(":") else None
         if definition is None:
             if scheme == "mailto":
-                self._emails = False
+                self._with(emails=False)
             elif scheme is not None:
-                self._schemes -= {scheme}
-                if scheme == "http":
-                    self._fuzzy_link = False
+                stop_fuzzy = {"require_scheme": True} if scheme == "http" else {}
+                self._with(schemes=self._finder.schemes - {scheme}, **stop_fuzzy)
             # "//" is never linked by uts58: nothing to stop.
         elif scheme and isinstance(definition, str) and definition.lower() in ("http:", "https:"):
-            self._schemes |= check_options(urls=True, emails=True, require_scheme=False, schemes=(scheme,))
+            self._with(schemes=self._finder.schemes | {scheme})
         elif isinstance(definition, (str, Mapping)):
             what = "custom validators and normalizers are" if isinstance(definition, Mapping) else "this alias is"
             raise NotImplementedError(
@@ -285,7 +312,6 @@ class Linkify:
             )
         else:
             raise TypeError(f"definition must be a str, a dict or None, not {type(definition).__name__}")
-        self._changed()
         return self
 
     def adopt(self, other: Any) -> Linkify:
@@ -574,7 +600,7 @@ def plugin(md: Any, policy: Policy | None = None, **options: Any) -> None:
     """``md.use(uts58.markdown_it.plugin)``: make ``linkify`` use uts58.
     Enable linkify as usual: ``MarkdownIt(..., {"linkify": True}).enable("linkify")``.
 
-    ``options`` are those of :class:`Linkify`.  What was set on the
+    ``options`` are those of :class:`Linkify` (``finder=`` or detection options).  What was set on the
     linkify-it-py object in ``md.linkify`` (``md.linkify.set(…)``,
     ``.tlds(…)``, ``.add(…)``) is kept (:meth:`Linkify.adopt`)."""
     linkify = Linkify(policy, **options)

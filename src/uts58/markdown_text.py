@@ -91,7 +91,7 @@ def _trim_lines(text: str, starts_line: bool) -> str:
 
 
 def escape_text(text: str, *, starts_line: bool = True, ends_line: bool = True) -> str:
-    """``text`` as Markdown that renders to that text (whitespace at line
+    """``text`` as Markdown that renders to that text (D45; whitespace at line
     edges aside).  ``starts_line=False``: the text continues a line;
     ``ends_line=False``: Markdown starting with ASCII punctuation (a link)
     follows on the same line.
@@ -148,7 +148,7 @@ def _percent(m: re.Match[str]) -> str:
 
 
 def link_destination(url: str) -> str:
-    """``url`` as a Markdown link destination, in ``<…>``: ``&`` is written
+    """``url`` as a Markdown link destination (D46), in ``<…>``: ``&`` is written
     ``&amp;``, every character markdown-it would percent-encode is
     percent-encoded (``<``, ``>``, ``\\``, ``"``, spaces, controls, ``|``,
     ``^``, `` ` ``, ``{``, ``}``, ``[`` and ``]`` outside an IPv6 host,

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from ._checks import check_offset, check_str
+from ._linkify_it import LinkifyItMatch
 from .errors import OffsetError
 from .properties import DEFAULT_UNICODE_VERSION, LinkTerm, link_properties
 from .termination import _find_link_end
@@ -27,7 +27,7 @@ def refine_end(text: str, start: int, end: int, *, unicode_version: str = DEFAUL
 
     §10.1: when the other detector stopped at the end of the text or before
     a Hard character, its end stands.  Otherwise termination (§3.5.1) runs
-    again — from the end of the host, which gives the same result as the
+    again — from the end of the host (D30), which gives the same result as the
     §10.1 wording "from the last initiator" without mistaking a ``/`` inside
     a query for a path.  The result may be before or after ``end``.
 
@@ -49,18 +49,6 @@ def refine_end(text: str, start: int, end: int, *, unicode_version: str = DEFAUL
         return end  # an email address: §10.1 is about URLs
     # A port belongs to the authority; termination starts after it.
     return _find_link_end(text, host_end, props)
-
-
-@dataclass(frozen=True)
-class LinkifyItMatch:
-    """A match with linkify-it-py's field names (what markdown-it-py reads)."""
-
-    schema: str
-    index: int
-    last_index: int
-    raw: str
-    text: str
-    url: str
 
 
 def refine_linkify_it(text: str, matches: Iterable[Any] | None) -> list[LinkifyItMatch]:

@@ -8,26 +8,19 @@ depend on the number of processes.
 
 from __future__ import annotations
 
-import codecs
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from .detection import find_links
+from ._decoding import check_utf8, decode
+from .detection import Finder, resolve_finder
 from .errors import DecodeError, OptionError
 
-__all__ = ["Block", "BlockResult", "DecodeError", "check_utf8", "detect_blocks", "plan_blocks"]
+__all__ = ["Block", "BlockResult", "DecodeError", "check_utf8", "decode", "detect_blocks", "plan_blocks"]
 
 DEFAULT_BLOCK = 4 << 20
-
-
-def decode(data: bytes, name: str, offset: int = 0, errors: str = "strict") -> str:
-    try:
-        return data.decode("utf-8", errors)
-    except UnicodeDecodeError as exc:
-        raise DecodeError(name, offset + exc.start, exc.reason) from None
 
 
 @dataclass(frozen=True)
@@ -70,39 +63,29 @@ def plan_blocks(path: str, block_size: int = DEFAULT_BLOCK) -> list[Block]:
     return blocks or [Block(path, 0, 0)]
 
 
-def check_utf8(path: str, chunk: int = 1 << 22) -> None:
-    """Raise DecodeError at the first byte of ``path`` that is not UTF-8,
-    reading it in chunks with an incremental decoder (nothing is kept)."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    fed = 0
-    with open(path, "rb") as f:
-        while True:
-            data = f.read(chunk)
-            pending = decoder.getstate()[0]
-            try:
-                decoder.decode(data, final=not data)
-            except UnicodeDecodeError as exc:
-                raise DecodeError(path, fed - len(pending) + exc.start, exc.reason) from None
-            fed += len(data)
-            if not data:
-                return
-
-
-def _detect(job: tuple[Block, dict[str, Any], bool, str]) -> BlockResult:
-    block, options, keep_text, errors = job
+def _detect(job: tuple[Block, Finder, bool, str]) -> BlockResult:
+    block, finder, keep_text, errors = job
     with open(block.path, "rb") as f:
         f.seek(block.start)
         text = decode(f.read(block.end - block.start), block.path, block.start, errors)
-    links = [link.as_dict() for link in find_links(text, **options)]
-    return BlockResult(block, len(text), links, text if keep_text else None)
+    return BlockResult(block, len(text), finder.records(text), text if keep_text else None)
 
 
 def detect_blocks(
-    blocks: Sequence[Block], options: dict[str, Any], *, jobs: int, keep_text: bool, errors: str = "strict"
+    blocks: Sequence[Block],
+    options: Mapping[str, Any] | None = None,
+    *,
+    finder: Finder | None = None,
+    jobs: int,
+    keep_text: bool,
+    errors: str = "strict",
 ) -> Iterator[BlockResult]:
-    """Results of the blocks, in order, computed on ``jobs`` processes.
-    With ``errors="replace"`` undecodable bytes read as U+FFFD."""
-    work = [(b, options, keep_text, errors) for b in blocks]
+    """Results of the blocks, in order, computed on ``jobs`` processes, with
+    ``finder`` (a :class:`uts58.Finder`, pickled to the workers) or the
+    options of :func:`uts58.find_links`.  With ``errors="replace"``
+    undecodable bytes read as U+FFFD."""
+    found = resolve_finder(finder, options or {}, "detect_blocks")
+    work = [(b, found, keep_text, errors) for b in blocks]
     if jobs <= 1:
         yield from map(_detect, work)
         return

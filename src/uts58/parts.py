@@ -13,19 +13,39 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from .properties import LinkProperties, LinkTerm, char_class, minus
+from ._regex import char_class, minus
+from .properties import LinkProperties, LinkTerm
 
-__all__ = ["DIRECTIVE", "FRAGMENT", "PARTS", "PATH", "QUERY", "Part", "PartPatterns", "match_at", "part_patterns"]
+__all__ = [
+    "DIRECTIVE",
+    "FRAGMENT",
+    "OPEN_STACK_LIMIT",
+    "PARTS",
+    "PATH",
+    "QUERY",
+    "Part",
+    "PartPatterns",
+    "match_at",
+    "part_patterns",
+]
+
+# UTS #58 §3.5.1: "A stack limit is required for security".  One limit for
+# every part, used by termination (§3.5.1) and escaping (§4.1) alike.
+OPEN_STACK_LIMIT = 125
 
 
 @dataclass(frozen=True, eq=False)  # identity hash: parts are dict keys in hot loops
 class Part:
-    """One row of Table 3-3."""
+    """One row of Table 3-3, and the ASCII characters that the WHATWG URL
+    parser percent-encodes in the part (C0 controls, DEL and the part's
+    percent-encode set) minus the part's syntax (D7): decoding exactly these
+    never changes the parsed URL (format_url, §4)."""
 
     name: str
     initiator: str
     terminators: tuple[str, ...]
     clear_stack_open: tuple[str, ...]
+    decodable: frozenset[str]
 
     def __repr__(self) -> str:
         return f"<Part {self.name}>"
@@ -33,11 +53,14 @@ class Part:
 
 DIRECTIVE_INITIATOR = ":~:"
 
-PATH = Part("path", "/", ("?", "#"), ("/",))
-QUERY = Part("query", "?", ("#",), ("=", "&"))
-FRAGMENT = Part("fragment", "#", (DIRECTIVE_INITIATOR,), ())
-# UTS #58 §3.5: the directive initiator only counts inside a fragment or directive.
-DIRECTIVE = Part("fragment directive", DIRECTIVE_INITIATOR, (), ("&", ",", DIRECTIVE_INITIATOR))
+_C0_DEL = "".join(map(chr, range(0x20))) + "\x7f"
+
+PATH = Part("path", "/", ("?", "#"), ("/",), frozenset(_C0_DEL + ' "<>^`{}'))
+QUERY = Part("query", "?", ("#",), ("=", "&"), frozenset(_C0_DEL + " \"<>'"))
+FRAGMENT = Part("fragment", "#", (DIRECTIVE_INITIATOR,), (), frozenset(_C0_DEL + ' "<>`'))
+# UTS #58 §3.5 (D3): the directive initiator only counts inside a fragment or
+# directive.  Directives are decoded as the fragment they are part of.
+DIRECTIVE = Part("fragment directive", DIRECTIVE_INITIATOR, (), ("&", ",", DIRECTIVE_INITIATOR), FRAGMENT.decodable)
 
 PARTS = (PATH, QUERY, FRAGMENT, DIRECTIVE)
 
@@ -86,7 +109,7 @@ def part_patterns(props: LinkProperties, part: Part) -> PartPatterns:
     inc, sft = char_class(include_p), char_class(soft_p)
     # Single-character classes only, and Include/Soft disjoint: the
     # repeats are unambiguous (linear) and run in the regex engine's
-    # fast single-character loop.  The classes hold the BMP only: the
+    # fast single-character loop.  The classes hold the BMP only (D4): the
     # engine tests a BMP character against a bitmap, but tests each of
     # the hundreds of supplementary ranges in turn, which made every
     # miss cost ~1 µs.  Supplementary characters are rare in URLs and

@@ -8,7 +8,7 @@ With options: ``markdown.markdown(text, extensions=[LinkifyExtension(attrs={"rel
 or ``extension_configs={"uts58.python_markdown": {...}}``.  It replaces
 mdx_linkify (bleach's linkify run over the HTML).
 
-A tree processor, run after Python-Markdown's own (inline patterns,
+A tree processor (D48), run after Python-Markdown's own (inline patterns,
 unescaping), walks the element tree once in document order and links the
 ``text`` and ``tail`` strings with :func:`uts58.linkify`'s semantics: the
 §8 :class:`~uts58.Policy`, ``attrs``, ``callback``, ``kinds``, ``schemes``,
@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 import xml.etree.ElementTree as etree
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markdown import Markdown
 from markdown.extensions import Extension
@@ -42,11 +43,15 @@ from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
 from ._checks import check_str
 from ._rawhtml import RAW_TEXT, SKIPPED, RawHtml
-from .detection import DEFAULT_SCHEMES, Link, check_options, find_links, prefilter
+from .detection import Finder, Link, prefilter
 from .errors import OptionError
-from .linkifier import Callback, apply_callback, linkify
-from .properties import DEFAULT_UNICODE_VERSION
+from .linkifier import Callback, LinkifyOptions, apply_callback, linkify, linkify_finder
 from .security import Policy, admitted, escape_bidi_controls
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
+    from typing_extensions import Unpack
 
 __all__ = ["LinkifyExtension", "LinkifyTreeprocessor", "makeExtension"]
 
@@ -77,9 +82,7 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         attrs: Mapping[str, str],
         callback: Callback | None,
         kinds: frozenset[str],
-        schemes: frozenset[str],
-        require_scheme: bool,
-        unicode_version: str,
+        finder: Finder,
         link_text: str,
     ) -> None:
         super().__init__(md)
@@ -88,10 +91,9 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         self.attrs = dict(attrs)
         self.callback = callback
         self.kinds = kinds
-        self.schemes = schemes
-        self.may_link = prefilter(schemes)
-        self.require_scheme = require_scheme
-        self.unicode_version = unicode_version
+        self.finder = finder
+        self.schemes = finder.schemes
+        self.may_link = prefilter(finder.schemes, finder.bare_localhost)
         self._raw = RawHtml()
         self._stash: list[Any] = []
 
@@ -197,22 +199,15 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
             view, to_source = source, None
         else:
             view, to_source = _view(pieces)
-        found = find_links(
-            view,
-            urls="url" in self.kinds,
-            emails="email" in self.kinds,
-            schemes=self.schemes,
-            require_scheme=self.require_scheme,
-            known_tlds=self.policy.known_tlds,
-            file_extensions=self.policy.file_extensions,
-            unicode_version=self.unicode_version,
-        )
+        found = self.finder.find_links(view)
         policy = self.policy
         anchors: list[etree.Element] = []
         head = source
         done = 0  # in the view
         done_source = 0
         for link in found:
+            if link.kind not in self.kinds:
+                continue
             candidate = admitted(view, link, policy)
             if candidate is None or candidate.start < done:
                 continue
@@ -244,7 +239,7 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         else:
             shown = link.display
             if policy.bidi == "escape":
-                shown = escape_bidi_controls(shown, unicode_version=policy.unicode_version)
+                shown = escape_bidi_controls(shown, unicode_version=link.unicode_version)
             text = _tree_value(shown)
         href = link.href
         attrs = self.attrs
@@ -295,8 +290,9 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
     """``markdown.markdown(text, extensions=[LinkifyExtension(...)])``.
 
     Options as :func:`uts58.linkify`: ``policy``, ``attrs``, ``callback``,
-    ``kinds``, ``schemes``, ``require_scheme``, ``unicode_version``; wrong
-    ones raise the same errors.  As :func:`uts58.linkify_html`, a link keeps
+    ``kinds``, and ``finder`` or the detection options (``schemes``,
+    ``require_scheme``, ``unicode_version``…); wrong ones raise the same
+    errors.  As :func:`uts58.linkify_html`, a link keeps
     the text that was there; ``link_text="display"`` shows the §4 display form
     (with Bidi controls escaped where the policy says so).
 
@@ -312,10 +308,9 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
         attrs: Mapping[str, str] | None = None,
         callback: Callback | None = None,
         kinds: Iterable[str] = ("url", "email"),
-        schemes: Iterable[str] = DEFAULT_SCHEMES,
-        require_scheme: bool = False,
-        unicode_version: str = DEFAULT_UNICODE_VERSION,
         link_text: str = "original",
+        finder: Finder | None = None,
+        **options: Unpack[LinkifyOptions],
     ) -> None:
         super().__init__()
         check_str(link_text, "link_text")
@@ -326,25 +321,15 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
         if isinstance(kinds, str):
             kinds = (kinds,)
         kinds = tuple(kinds)
-        schemes = check_options(urls=True, emails=True, require_scheme=require_scheme, schemes=schemes)
         # linkify checks every option as it would here (and on no text, finds nothing).
-        linkify(
-            "",
-            attrs=attrs,
-            kinds=kinds,
-            policy=policy,
-            schemes=schemes,
-            require_scheme=require_scheme,
-            unicode_version=unicode_version,
-        )
+        linkify("", attrs=attrs, kinds=kinds, policy=policy, finder=finder, **options)
+        policy = Policy.default() if policy is None else policy
         self.options: dict[str, Any] = {
-            "policy": Policy.default() if policy is None else policy,
+            "policy": policy,
             "attrs": dict(attrs or {}),
             "callback": callback,
             "kinds": frozenset(kinds),
-            "schemes": schemes,
-            "require_scheme": require_scheme,
-            "unicode_version": unicode_version,
+            "finder": linkify_finder(finder, options, policy, "LinkifyExtension"),
             "link_text": link_text,
         }
 

@@ -21,10 +21,12 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Literal
 
-from .detection import Link, file_extension_set
+from .detection import file_extension_set
 from .errors import OptionError
-from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span, normalize_tlds
+from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span
+from .link import Host, Link, _detected_link
 from .properties import DEFAULT_UNICODE_VERSION, _module_name
+from .whatwg import ip_host
 
 __all__ = [
     "DEFAULT_FILE_EXTENSIONS",
@@ -65,8 +67,13 @@ class Reason:
 class Policy:
     """Checks of UTS #58 §8, each with its own switch.
 
-    * ``known_tlds``: TLDs to accept without a scheme (None: :func:`uts58.tlds.default_source`);
-      the domain must also be registrable (ICANN Public Suffix List).
+    A policy holds policy only: the TLDs accepted and the Unicode version
+    are those of the :class:`uts58.Finder` that found the link
+    (``link.finder``, D65).  A link detection did not make (a hand-built
+    :class:`uts58.Link`) has its host checked again first: a domain must
+    have a TLD of the default set and be registrable (ICANN Public Suffix
+    List), an IP address must be one (D64).
+
     * ``identifier_status``: every character of a non-ASCII host label must
       have Identifier_Status=Allowed (UTS #39).
     * ``restriction``: ``"highly"`` or ``"moderately"`` restrictive mixing of
@@ -84,7 +91,6 @@ class Policy:
     * ``max_url_length``, ``max_email_length``: in characters, or None.
     """
 
-    known_tlds: frozenset[str] | None = None
     identifier_status: bool = True
     restriction: Literal["highly", "moderately"] | None = "moderately"
     confusables: bool = True
@@ -93,11 +99,8 @@ class Policy:
     cjk_boundary: bool = False
     max_url_length: int | None = 2048
     max_email_length: int | None = 254  # RFC 5321 §4.5.3.1.3 path limit
-    unicode_version: str = DEFAULT_UNICODE_VERSION
 
     def __post_init__(self) -> None:
-        if self.known_tlds is not None:
-            object.__setattr__(self, "known_tlds", normalize_tlds(self.known_tlds))
         object.__setattr__(self, "file_extensions", file_extension_set(self.file_extensions))
         if self.restriction not in ("highly", "moderately", None):
             raise OptionError(f"restriction must be 'highly', 'moderately' or None, not {self.restriction!r}")
@@ -106,7 +109,7 @@ class Policy:
 
     @classmethod
     def default(cls) -> Policy:
-        """Every check on, moderately restrictive, Bidi controls escaped."""
+        """Every check on, moderately restrictive, Bidi controls escaped (D24)."""
         return cls()
 
     @classmethod
@@ -129,7 +132,13 @@ class Policy:
 
     def with_options(self, **changes: object) -> Policy:
         """A copy with some switches changed: ``Policy.default().with_options(bidi="reject")``."""
+        moved = sorted(changes.keys() & _MOVED_TO_FINDER)
+        if moved:
+            raise TypeError(f"Policy has no {moved[0]} (D65): it is an option of uts58.Finder({moved[0]}=...)")
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+_MOVED_TO_FINDER = frozenset({"known_tlds", "unicode_version"})
 
 
 # --------------------------------------------------------------------------
@@ -183,7 +192,7 @@ def _script(data: _Data, cp: int) -> str:
 
 
 def skeleton(label: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
-    """UTS #39 skeleton: NFD, map each character by confusables.txt, NFD.
+    """UTS #39 skeleton: NFD, map each character by confusables.txt, NFD (Python's NFD: D26).
 
     >>> skeleton("раураl")
     'paypal'
@@ -236,7 +245,7 @@ def _label_reasons(
             names = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(bad))
             reasons.append(Reason(IDENTIFIER_STATUS, f"label {label!r} has {names}, not Identifier_Status=Allowed"))
     if restriction:
-        scripts = {_script(data, ord(c)) for c in label} - {"Common", "Inherited"}
+        scripts = {_script(data, ord(c)) for c in label} - {"Common", "Inherited"}  # D25: Script alone
         if not _scripts_allowed(scripts, restriction):
             reasons.append(
                 Reason(MIXED_SCRIPT, f"label {label!r} mixes {', '.join(sorted(scripts))} ({restriction} restrictive)")
@@ -268,26 +277,16 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
     """:func:`check_link` without argument checks (linkify checks once)."""
     reasons: list[Reason] = []
     host = link.host
+    version = link.unicode_version
     # (an opaque URL, tel: or magnet:, has no host; IP addresses and localhost no labels)
-    is_domain = bool(host) and not (host.startswith("[") or host == "localhost" or host.replace(".", "").isdigit())
+    is_domain = bool(host) and host.kind == "domain"
     plain = _ASCII_HOST.match(host) is not None  # ASCII letters, digits, hyphens, dots: no label to check
     labels = [] if not is_domain else host.split(".") if plain else _SEPARATORS.split(host)
     tld = labels[-1].lower() if labels else ""
-
-    if is_domain:
-        ascii_host = link._ascii_host
-        tlds = policy.known_tlds if policy.known_tlds is not None else default_tlds()
-        schemed = link.scheme is not None and link.kind == "url"
-        if ascii_host.rsplit(".", 1)[-1] not in tlds and not schemed:
-            # (after a scheme any TLD of TLD syntax is accepted: D52)
-            reasons.append(Reason(UNKNOWN_TLD, f"TLD .{tld} is not in the accepted set"))
-        elif (
-            link._tlds is not tlds
-            and "." in ascii_host
-            and domain_rules(tlds, policy.unicode_version).check(ascii_host, any_tld=schemed) is None
-        ):
-            # (a link found by detection with these TLDs was checked already)
-            reasons.append(Reason(NOT_REGISTRABLE, f"{host} is not a registrable domain"))
+    if link.finder is None and host:
+        # D64: detection validated the host of every link it made (with its
+        # finder's TLDs); a link built by hand is validated here.
+        reasons += _host_reasons(link, host, tld, version)
     if not host and link.kind == "url":
         # An opaque URL (xmpp:admin@раураl.com, magnet:?dn=…) has no host to
         # parse: every word of it that is not ASCII is checked as a label.
@@ -296,9 +295,9 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
         for label in labels:
             if not _ASCII_LABEL.match(label):
                 reasons += _label_reasons(
-                    label, policy.identifier_status, policy.restriction, policy.confusables, policy.unicode_version
+                    label, policy.identifier_status, policy.restriction, policy.confusables, version
                 )
-    if policy.bidi == "reject" and _data(policy.unicode_version).bidi.search(link.text):
+    if policy.bidi == "reject" and _data(version).bidi.search(link.text):
         reasons.append(Reason(BIDI_CONTROL, "the link holds a Bidi_Control character"))
     if (
         link.kind == "url"
@@ -316,8 +315,34 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
     return reasons
 
 
+def _host_reasons(link: Link, host: Host, tld: str, version: str) -> list[Reason]:
+    """D64: the host of a link detection did not make, validated as
+    detection validates hosts: a domain against the default TLDs and the
+    Public Suffix List, in the A-label form its Host claims; an IP address
+    that parses as one.  (Its kind was worked out from the string when the
+    Link was built, whatever Host was passed in.)"""
+    name = host.unicode
+    if host.kind in ("ipv4", "ipv6"):
+        if ip_host(name) is None:
+            return [Reason(NOT_REGISTRABLE, f"{name} is not an IP address")]
+        return []
+    if host.kind != "domain":
+        return []  # localhost
+    rules = domain_rules(default_tlds(), version)
+    schemed = link.scheme is not None and link.kind == "url"
+    if not schemed and not rules.is_tld(_SEPARATORS.split(name)[-1]):
+        # (after a scheme any TLD of TLD syntax is accepted: D52)
+        return [Reason(UNKNOWN_TLD, f"TLD .{tld} is not in the accepted set")]
+    ascii_name = rules.check(name, any_tld=schemed, single_label=schemed)
+    if ascii_name is None:
+        return [Reason(NOT_REGISTRABLE, f"{name} is not a registrable domain")]
+    if ascii_name != host.ascii.lower():
+        return [Reason(NOT_REGISTRABLE, f"{name} has the A-label form {ascii_name}, not {host.ascii}")]
+    return []
+
+
 def escape_bidi_controls(display: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
-    """``display`` with each Bidi_Control character percent-escaped.
+    """``display`` with each Bidi_Control character percent-escaped (a policy: §4.1 leaves them, D10).
 
     >>> escape_bidi_controls("example.com/a\\u202eb")
     'example.com/a%E2%80%AEb'
@@ -327,7 +352,7 @@ def escape_bidi_controls(display: str, *, unicode_version: str = DEFAULT_UNICODE
 
 
 def _escape_match(m: re.Match[str]) -> str:
-    from .escaping import percent_escape
+    from ._kernels_py import percent_escape
 
     return percent_escape(m.group())
 
@@ -337,7 +362,9 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
     not hold two adjacent characters of which one is ideographic or complex
     context (Line_Break ID, CJ, SA) and the other is not.  Returns the
     adjusted link, the same link when nothing moves, or None when what is
-    left is not a valid domain.
+    left is not a valid domain (with the TLDs of ``link.finder``).
+    ``policy`` is not read: the TLDs and the Unicode version are the
+    finder's (D65); it stays for callers that pass it.
 
     >>> from uts58 import find_links
     >>> text = "ウェブサイトはexample.com です。"
@@ -346,8 +373,8 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
     """
     if link.kind != "url" or link.scheme is not None:
         return link
-    policy = Policy.default() if policy is None else policy
-    data = _data(policy.unicode_version)
+    version = link.unicode_version
+    data = _data(version)
     host_len = len(re.match(r"[^/?#:]*", link.text).group())  # type: ignore[union-attr]
     start = link.start
     wide_before = None
@@ -362,21 +389,19 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
         wide_before = wide
     if start == link.start:
         return link
-    tlds = policy.known_tlds if policy.known_tlds is not None else default_tlds()
-    host = host_span(text, start, link.start + host_len, domain_rules(tlds, policy.unicode_version))
+    # The domain left is validated with the TLDs of the finder that found
+    # the link (the default ones for a hand-built link, D64).
+    finder = link.finder
+    tlds = default_tlds() if finder is None else finder.tlds
+    host = host_span(text, start, link.start + host_len, domain_rules(tlds, version))
     if host is None:
         return None
-    return Link(
-        start,
-        link.end,
-        "url",
-        text[start : link.end],
-        None,
-        host[2],
-        ascii_host=host[1],
-        unicode_version=policy.unicode_version,
-        tlds=tlds,
-    )
+    if finder is None:
+        return Link(
+            start, link.end, "url", text[start : link.end], None, host[2], ascii_host=host[1], unicode_version=version
+        )
+    adjusted = Host(host[2], host[1], "domain")
+    return _detected_link(finder, start, link.end, "url", text[start : link.end], None, adjusted)
 
 
 def admitted(text: str, link: Link, policy: Policy) -> Link | None:

@@ -17,26 +17,32 @@ once per batch.  PySpark is not a dependency of uts58 (nor installed by
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd  # PySpark resolves the UDF's type hints in this module
 
-from .dask import link_records
-from .detection import find_links
+from .detection import Finder, FinderOptions, resolve_finder
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
+    from typing_extensions import Unpack
 
 __all__ = ["LINK_SCHEMA", "links_udf"]
 
 LINK_SCHEMA = "array<struct<start:int,end:int,kind:string,text:string,href:string,display:string>>"
 
 
-def links_udf(**options: Any) -> Any:
-    """A pandas UDF from a string column to its links (``options`` of :func:`uts58.find_links`)."""
+def links_udf(finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Any:
+    """A pandas UDF from a string column to its links, found with ``finder``
+    (pickled to the workers) or the options of :func:`uts58.find_links`."""
     from pyspark.sql.functions import pandas_udf
 
-    find_links("", **options)  # check the options on the driver
+    found = resolve_finder(finder, options, "links_udf")  # checked on the driver
 
     @pandas_udf(LINK_SCHEMA)  # type: ignore[misc,untyped-decorator,unused-ignore]
     def links(texts: pd.Series) -> pd.Series:
-        return texts.map(lambda text: link_records(text, **options))
+        return texts.map(found.records)
 
     return links

@@ -1,4 +1,4 @@
-"""A ``linkify`` template filter for Jinja2 and Django that never marks unescaped text safe.
+"""A ``linkify`` template filter for Jinja2 and Django that never marks unescaped text safe (D49).
 
 Jinja2::
 
@@ -94,7 +94,8 @@ def linkify_filter(
       the engine escapes it under autoescape; no ``rel``/``target``/``attrs``).
 
     Other keyword arguments go to :func:`uts58.linkify` (``callback``,
-    ``schemes``, ``require_scheme``), or for a value marked safe to
+    ``finder`` — a :class:`uts58.Finder` made once for the application — or
+    ``schemes``, ``require_scheme``…), or for a value marked safe to
     :func:`uts58.linkify_html` (also ``skip_tags``, ``context``).
 
     >>> linkify_filter("<b> example.com", rel="nofollow", target="_blank")

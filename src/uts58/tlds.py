@@ -93,17 +93,17 @@ def _tld_label(raw: str) -> str | None:
         return None  # checked before IDNA: a hostile line costs nothing
     if name.isascii() and name.isalpha() and len(name) <= _MAX_LABEL:
         return name.lower()  # nothing for IDNA to map or check
-    import ada_url
+    from .whatwg import idna_to_ascii, idna_to_unicode
 
-    a = ada_url.idna_to_ascii(name).decode("ascii", "replace")
+    a = idna_to_ascii(name)
     # What the WHATWG host parser would refuse or read as an IPv4 number,
     # a label with "_" or the like, and a separator inside are all refused here.
     if len(a) > _MAX_LABEL or not _LDH.fullmatch(a) or _NUMBER.fullmatch(a):
         return None
     if a.startswith("xn--"):
         # The URL parser lets undecodable "xn--" labels through: the label must decode and encode back.
-        u = ada_url.idna_to_unicode(a)
-        if not u or u == a or ada_url.idna_to_ascii(u).decode("ascii", "replace") != a:
+        u = idna_to_unicode(a)
+        if not u or u == a or idna_to_ascii(u) != a:
             return None
     return a
 

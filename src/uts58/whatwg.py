@@ -1,28 +1,52 @@
-"""WHATWG URL parsing (ada-url) split into the components uts58 needs.
+"""The WHATWG URL parser (ada-url): the one module of uts58 that calls it (D71).
 
-:func:`parse_special` returns the serialization (href) of a special URL
-and its components.  With the C accelerator built, it calls ada's C API
-(``ada_c.h``) directly: one parse gives the href and the offsets of its
-components.  The addresses of ada's functions come from the cffi module
-that ada-url's own Python functions call (``ada_url._ada_wrapper``), and
-are used only when cffi reports exactly the C signatures and struct
-layouts that the accelerator was written for.  Otherwise
-:func:`parse_special_href` does the same with ``ada_url.normalize_url``
-and a regular expression over the serialization; the tests check that
-both agree.
+* :func:`parse_special` splits a special URL (http, https, ws, wss, ftp)
+  into the components uts58 needs; :func:`parse_display` also gives its
+  path, query and fragment in display form (decoded, then §4.1), in one
+  call.
+* :func:`normalize`, :func:`is_valid`: the serialization and validity of
+  any URL (non-special schemes: ``ssh://``, ``tel:``).
+* :func:`idna_to_ascii`, :func:`idna_to_unicode`, :func:`ip_host`: UTS #46
+  and the host parser's IP addresses.
+
+With the C accelerator in use, parsing calls ada's C API (``ada_c.h``)
+directly: one parse gives the href and the offsets of its components.  The
+addresses of ada's functions come from the cffi module that ada-url's own
+Python functions call (``ada_url._ada_wrapper``, D35), and are used only when
+cffi reports exactly the C signatures and struct layouts that the
+accelerator was written for (checked at import; :func:`ada_status` says
+why not).  Otherwise the same is done with ``ada_url.normalize_url`` and a
+regular expression over the serialization; the tests check that both agree.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
+from types import ModuleType
 from typing import Any, Literal, NamedTuple
 
 import ada_url
 
-from ._compiled import speedups
+from . import _kernels
+from .properties import LinkProperties
 
-__all__ = ["Components", "parse_special", "parse_special_href"]
+__all__ = [
+    "Components",
+    "Display",
+    "ada_status",
+    "ada_version",
+    "displayer",
+    "idna_to_ascii",
+    "idna_to_unicode",
+    "ip_host",
+    "is_valid",
+    "normalize",
+    "parse_display",
+    "parse_special",
+    "parse_special_href",
+]
 
 
 class Components(NamedTuple):
@@ -38,12 +62,28 @@ class Components(NamedTuple):
     fragment: str | None  # without "#"
 
 
+class Display(NamedTuple):
+    """A special URL parsed, with the parts after its host in display form."""
+
+    href: str
+    scheme: str
+    userinfo: str | None
+    host: str
+    port: str | None
+    tail: str  # path, query and fragment: percent-decoded where that keeps the URL, then §4.1
+
+
 # The WHATWG serialization of a special URL has a fixed grammar.
 _HREF = re.compile(
     r"(?P<scheme>[a-z][a-z0-9+.\-]*)://(?:(?P<userinfo>[^@/?#]*)@)?(?P<host>\[[^\]/?#]*\]|[^:/?#]*)"
     r"(?::(?P<port>[0-9]*))?(?P<pathname>[^?#]*)(?:\?(?P<query>[^#]*))?(?:#(?P<fragment>.*))?",
     re.S,
 )
+
+
+def ada_version() -> str:
+    """The version of the installed ada-url (the C++ library it wraps)."""
+    return str(ada_url.get_version())  # type: ignore[no-untyped-call]
 
 
 def parse_special_href(url: str) -> Components | None:
@@ -84,36 +124,52 @@ _STRUCTS = {
 }
 
 
-def _compiled_ada() -> Any:
-    """The accelerator's ``Ada`` (ada's C API), or None where it cannot be used."""
-    if speedups is None:
-        return None
+def _check_c_api() -> tuple[list[int] | None, str]:
+    """The addresses of ada's C functions, or None and why they cannot be used."""
     try:
         from ada_url._ada_wrapper import ffi, lib
-
-        addresses = []
+    except ImportError as e:
+        return None, f"ada-url {ada_version()} has no cffi module ada_url._ada_wrapper ({e})"
+    addresses = []
+    try:
         for name, signature in _SIGNATURES.items():
             fn = ffi.addressof(lib, name)
             if ffi.typeof(fn).cname != signature:
-                return None
+                return None, f"ada-url {ada_version()}: {name} is {ffi.typeof(fn).cname}, not {signature}"
             addresses.append(int(ffi.cast("uintptr_t", fn)))
         for struct, fields in _STRUCTS.items():
             t: Any = ffi.typeof(struct)
-            if [(f, ft.type.cname) for f, ft in t.fields] != fields:
-                return None
+            found = [(f, ft.type.cname) for f, ft in t.fields]
+            if found != fields:
+                return None, f"ada-url {ada_version()}: struct {struct} is {found}"
             offset = 0
             for (_, ft), (_, cname) in zip(t.fields, fields, strict=True):
                 if ft.offset != offset:
-                    return None
+                    return None, f"ada-url {ada_version()}: struct {struct} is laid out with padding"
                 offset += ffi.sizeof(cname)
-    except (ImportError, AttributeError, TypeError, ValueError, KeyError):
+    except (AttributeError, TypeError, ValueError, KeyError) as e:
+        return None, f"ada-url {ada_version()}: its C API is not the one expected ({e})"
+    return addresses, ""
+
+
+_ADDRESSES, _WHY_NO_C_API = _check_c_api()
+
+
+@cache
+def _ada(module: ModuleType | None) -> Any:
+    """The accelerator's ``Ada`` (ada's C API), or None."""
+    if module is None or _ADDRESSES is None:
         return None
-    return speedups.Ada(*addresses, Components)
+    return module.Ada(*_ADDRESSES, Components, Display)
 
 
-# ``uts58._speedups.Ada`` or None; Engine.format_url takes it too.
-ADA = _compiled_ada()
-_COMPILED: Callable[[str], Components | Literal[False] | None] | None = None if ADA is None else ADA.parse
+def ada_status() -> str:
+    """Whether ada's C API is called directly: ``"on"``, or ``"off"`` and why."""
+    if _ada(_kernels.speedups()) is not None:
+        return "on"
+    if _ADDRESSES is None:
+        return "off: " + _WHY_NO_C_API
+    return "off: the C accelerator is not in use"
 
 
 def parse_special(url: str) -> Components | None:
@@ -125,8 +181,104 @@ def parse_special(url: str) -> Components | None:
     Components(href='https://user@xn--bcher-kva.de/b?q#f', scheme='https', userinfo='user',
                host='xn--bcher-kva.de', port=None, pathname='/b', query='q', fragment='f')
     """
-    if _COMPILED is not None:
-        parsed = _COMPILED(url)
+    ada = _ada(_kernels.speedups())
+    if ada is not None:
+        parsed: Components | Literal[False] | None = ada.parse(url)
         if parsed is not False:
             return parsed
     return parse_special_href(url)
+
+
+def parse_display(url: str, keep_root: bool, props: LinkProperties) -> Display | None:
+    """:func:`parse_special`, with the path, query and fragment in display
+    form: percent-decoded where that does not change the parsed URL, then
+    minimally escaped (§4.1).  ``keep_root``: show a path that is only
+    ``/`` (the WHATWG serialization gives every special URL a path).
+
+    >>> from uts58.properties import link_properties
+    >>> parse_display("https://example.com/a%20b%C3%A9.", False, link_properties()).tail
+    '/a%20bé%2E'
+    """
+    return displayer(props)(url, keep_root)
+
+
+def displayer(props: LinkProperties) -> Callable[[str, bool], Display | None]:
+    """:func:`parse_display` bound to one Unicode version's kernels (for
+    callers that format many URLs)."""
+    return _displayer(props, _kernels.speedups())
+
+
+@cache
+def _displayer(props: LinkProperties, module: ModuleType | None) -> Callable[[str, bool], Display | None]:
+    """parse_display for one Unicode version and kernel mode (built once)."""
+    engine = _kernels.engine(props)
+    ada = _ada(module)
+
+    def python(url: str, keep_root: bool) -> Display | None:
+        c = parse_special(url)
+        if c is None:
+            return None
+        path = c.pathname[1:] if keep_root or c.pathname != "/" else None
+        return Display(c.href, c.scheme, c.userinfo, c.host, c.port, engine.display_tail(path, c.query, c.fragment))
+
+    if ada is None:
+        return python
+    compiled = ada.parse_display
+
+    def fast(url: str, keep_root: bool) -> Display | None:
+        # Parse, split, decode and escape in one compiled call; False: a
+        # URL it leaves to the Python steps (no "//" after the scheme).
+        shown: Display | Literal[False] | None = compiled(engine, url, keep_root)
+        return python(url, keep_root) if shown is False else shown
+
+    return fast
+
+
+def normalize(url: str) -> str | None:
+    """The WHATWG serialization (href) of any URL, or None when it is not
+    valid.
+
+    >>> normalize("SSH://Git@Example.com/x"), normalize("tel:+1 555")
+    ('ssh://Git@Example.com/x', 'tel:+1 555')
+    """
+    try:
+        return str(ada_url.normalize_url(url))
+    except ValueError:
+        return None
+
+
+is_valid: Callable[[str], bool] = ada_url.check_url
+
+
+def idna_to_unicode(ascii_domain: str) -> str:
+    """UTS #46 ToUnicode; the input where that fails.
+
+    >>> idna_to_unicode("xn--bcher-kva.de")
+    'bücher.de'
+    """
+    return str(ada_url.idna_to_unicode(ascii_domain) or ascii_domain)
+
+
+def idna_to_ascii(domain: str) -> str:
+    """UTS #46 ToASCII; ``""`` where it fails.
+
+    >>> idna_to_ascii("Bücher.de")
+    'xn--bcher-kva.de'
+    """
+    return bytes(ada_url.idna_to_ascii(domain)).decode("ascii", "replace")
+
+
+def ip_host(host: str) -> str | None:
+    """The serialized IPv4 or bracketed IPv6 address that ``host`` parses
+    as, or None.
+
+    >>> ip_host("0x7f.1"), ip_host("[::1]"), ip_host("example.com")
+    ('127.0.0.1', '[::1]', None)
+    """
+    try:
+        parsed = ada_url.parse_url("http://" + host + "/")
+    except ValueError:
+        return None
+    if parsed["host_type"] in (ada_url.HostType.IPV4, ada_url.HostType.IPV6) and parsed["pathname"] == "/":
+        return str(parsed["hostname"])
+    return None

@@ -1,9 +1,10 @@
-"""The C accelerator (uts58._speedups) against the Python code it replaces.
+"""The kernels: the C accelerator (uts58._speedups) against the Python
+reference (uts58._kernels_py), and the one switch between them (uts58._kernels).
 
-Every other test runs with the accelerator (when it is built); here the
-compiled and the Python implementations are compared on the conformance
-files and on generated input, the accelerator's guards are exercised, and
-the whole conformance run is repeated with UTS58_PURE_PYTHON=1.
+The kernel tests of other modules run in both modes (the ``kernel_mode``
+fixture); here the two implementations are compared directly on the
+conformance files and on generated input, the accelerator's guards are
+exercised, and the whole conformance run is repeated with UTS58_PURE_PYTHON=1.
 """
 
 from __future__ import annotations
@@ -14,22 +15,32 @@ import os
 import subprocess
 import sys
 import tracemalloc
+from typing import Any
 
 import pytest
+from conftest import C_KERNELS_WHY_NOT
 from hypothesis import given
 from hypothesis import strategies as st
 
-from uts58 import format_url
-from uts58._compiled import engine, speedups
+from uts58 import _kernels, _kernels_py, format_url
 from uts58.conformance import data_file, read_detection_test, read_formatting_test
-from uts58.escaping import PyEscaper, _format_cleaned_py, escaper
-from uts58.parts import DIRECTIVE, FRAGMENT, PATH, QUERY
-from uts58.properties import available_versions, link_properties
-from uts58.termination import OPEN_STACK_LIMIT, _find_link_end_py
-from uts58.whatwg import _COMPILED, ADA, Components, parse_special, parse_special_href
+from uts58.parts import OPEN_STACK_LIMIT, PARTS
+from uts58.properties import LinkProperties, available_versions, link_properties
+from uts58.whatwg import Components, Display, _ada, ada_status, parse_display, parse_special, parse_special_href
 
 PURE = os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0")
-needs_c = pytest.mark.skipif(speedups is None, reason="uts58._speedups is not built (or UTS58_PURE_PYTHON is set)")
+needs_c = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")
+speedups = _kernels._BUILT if C_KERNELS_WHY_NOT is None else None
+
+
+def c_engine(props: LinkProperties) -> Any:
+    """The compiled kernels over ``props`` (whatever mode the run is in)."""
+    return _kernels._engine(props, speedups)
+
+
+def c_ada() -> Any:
+    return _ada(speedups)
+
 
 FORMATTING_SOURCES = [
     c.source for v in ("17.0.0", "dev") for c in read_formatting_test(data_file(v, "LinkFormattingTest.txt"))
@@ -40,21 +51,37 @@ def test_accelerator_is_built() -> None:
     # `make test` installs with a C compiler: a silently missing build would
     # leave the speed targets unmet and the C code untested.
     if PURE:
-        assert speedups is None and _COMPILED is None
+        assert not _kernels.accelerated() and _kernels.status().startswith("off: UTS58_PURE_PYTHON")
+        assert ada_status() == "off: the C accelerator is not in use"
         return
-    assert speedups is not None, "uts58._speedups did not build: see the pip install output"
-    assert _COMPILED is not None, "ada's C API did not match the accelerator's expectations"
-    assert not isinstance(escaper(link_properties()), PyEscaper)
+    assert _kernels._BUILT is not None, "uts58._speedups did not build: see the pip install output"
+    assert _kernels.accelerated() and _kernels.status() == "on"
+    assert ada_status() == "on", "ada's C API did not match the accelerator's expectations"
+    assert not isinstance(_kernels.engine(link_properties()), _kernels_py.Engine)
 
 
 def test_pure_python_switch() -> None:
     code = (
-        "import uts58; from uts58._compiled import speedups; from uts58.whatwg import _COMPILED;"
-        "print(speedups is None, _COMPILED is None, uts58.format_url('example.com/a%20b.'))"
+        "import uts58; from uts58 import _kernels, whatwg;"
+        "print(_kernels.accelerated(), whatwg.ada_status().startswith('off'), uts58.format_url('example.com/a%20b.'))"
     )
     env = {**os.environ, "UTS58_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["True", "True", "example.com/a%20b%2E"]
+    assert out.split() == ["False", "True", "example.com/a%20b%2E"]
+
+
+@needs_c
+def test_use_python_switches_every_kernel() -> None:
+    props = link_properties()
+    try:
+        _kernels.use_python()
+        assert isinstance(_kernels.engine(props), _kernels_py.Engine)
+        assert _kernels.status() == "off: switched off by use_python()" and ada_status().startswith("off")
+        python = format_url("https://example.com/%E3%81%82)")
+    finally:
+        _kernels.use_python(False)
+    assert not isinstance(_kernels.engine(props), _kernels_py.Engine) and ada_status() == "on"
+    assert format_url("https://example.com/%E3%81%82)") == python == "https://example.com/あ%29"
 
 
 def test_conformance_in_pure_python_matches() -> None:
@@ -76,9 +103,9 @@ def test_conformance_in_pure_python_matches() -> None:
 # Compiled and Python escapers agree
 
 
-def escapers(version: str = "17.0.0") -> tuple[object, PyEscaper]:
+def escapers(version: str = "17.0.0") -> tuple[Any, _kernels_py.Engine]:
     props = link_properties(version)
-    return escaper(props), PyEscaper(props)
+    return c_engine(props), _kernels_py.Engine(props)
 
 
 @needs_c
@@ -89,9 +116,9 @@ def test_formatting_sources_agree(version: str) -> None:
         parsed = parse_special_href(source if "://" in source else "https://" + source)
         assert parsed is not None
         args = (parsed.pathname[1:], parsed.query, parsed.fragment)
-        assert c.display_tail(*args) == py.display_tail(*args), source  # type: ignore[attr-defined]
+        assert c.display_tail(*args) == py.display_tail(*args), source
         for part in (0, 1, 2):
-            assert c.decode(source, part) == py.decode(source, part)  # type: ignore[attr-defined]
+            assert c.decode(source, part) == py.decode(source, part)
 
 
 # Characters that matter: each part's syntax, brackets (matched, crossed,
@@ -124,32 +151,30 @@ URL_PIECES = st.lists(
 @given(OPTIONAL, OPTIONAL, OPTIONAL, st.lists(TEXT, max_size=3))
 def test_escape_parts_agree(path: str | None, query: str | None, fragment: str | None, directives: list[str]) -> None:
     c, py = escapers()
-    assert c.escape_parts(path, query, fragment, directives) == py.escape_parts(  # type: ignore[attr-defined]
-        path, query, fragment, directives
-    )
+    assert c.escape_parts(path, query, fragment, directives) == py.escape_parts(path, query, fragment, directives)
 
 
 @needs_c
 @given(OPTIONAL, OPTIONAL, OPTIONAL)
 def test_display_tail_agrees(path: str | None, query: str | None, fragment: str | None) -> None:
     c, py = escapers()
-    assert c.display_tail(path, query, fragment) == py.display_tail(path, query, fragment)  # type: ignore[attr-defined]
+    assert c.display_tail(path, query, fragment) == py.display_tail(path, query, fragment)
 
 
 @needs_c
 @given(TEXT, st.sampled_from([0, 1, 2]))
 def test_decode_agrees(s: str, part: int) -> None:
     c, py = escapers()
-    assert c.decode(s, part) == py.decode(s, part)  # type: ignore[attr-defined]
+    assert c.decode(s, part) == py.decode(s, part)
 
 
 @needs_c
 def test_open_stack_limit_and_long_input() -> None:
     c, py = escapers()
     for s in ("(" * (OPEN_STACK_LIMIT + 5) + ")" * (OPEN_STACK_LIMIT + 5), "a)" * 1000, "x" * 100_000 + "."):
-        assert c.escape_parts(s, None, None, ()) == py.escape_parts(s, None, None, ())  # type: ignore[attr-defined]
+        assert c.escape_parts(s, None, None, ()) == py.escape_parts(s, None, None, ())
     # Beyond the limit an Open is escaped, and so is its Close.
-    deep = c.escape_parts("(" * (OPEN_STACK_LIMIT + 1) + "x", None, None, ())  # type: ignore[attr-defined]
+    deep = c.escape_parts("(" * (OPEN_STACK_LIMIT + 1) + "x", None, None, ())
     assert deep.endswith("%28x") and deep.count("%28") == 1
 
 
@@ -157,15 +182,15 @@ def test_open_stack_limit_and_long_input() -> None:
 def test_type_errors_name_the_argument() -> None:
     c, _ = escapers()
     with pytest.raises(TypeError, match="query must be a str"):
-        c.escape_parts("a", 1, None, ())  # type: ignore[attr-defined]
+        c.escape_parts("a", 1, None, ())
     with pytest.raises(TypeError, match=r"directives\[\] must be a str"):
-        c.escape_parts(None, None, None, [b"x"])  # type: ignore[attr-defined]
+        c.escape_parts(None, None, None, [b"x"])
     with pytest.raises(TypeError, match="directives must be a sequence"):
-        c.escape_parts(None, None, None, 5)  # type: ignore[attr-defined]
+        c.escape_parts(None, None, None, 5)
     with pytest.raises(TypeError, match="fragment must be a str"):
-        c.display_tail(None, None, 3.0)  # type: ignore[attr-defined]
+        c.display_tail(None, None, 3.0)
     with pytest.raises(ValueError, match="part must be 0, 1 or 2"):
-        c.decode("x", 3)  # type: ignore[attr-defined]
+        c.decode("x", 3)
 
 
 @needs_c
@@ -173,7 +198,7 @@ def test_escaper_rejects_malformed_tables() -> None:
     assert speedups is not None
     props = link_properties()
     firsts, lasts, codes = props.supplementary_ranges()
-    parts = tuple((p.initiator, p.terminators, p.clear_stack_open) for p in (PATH, QUERY, FRAGMENT, DIRECTIVE))
+    parts = tuple((p.initiator, p.terminators, p.clear_stack_open) for p in PARTS)
     good = [props.bmp_link_term, firsts, lasts, codes, (0x29,), (0x28,), 125, parts, ("", "", "")]
     speedups.Engine(*good)
     bad = {
@@ -199,13 +224,16 @@ def test_escaper_rejects_malformed_tables() -> None:
 @needs_c
 def test_no_leak() -> None:
     c, _ = escapers()
+    ada = c_ada()
     args = ("wiki/Ракь_(планета)).", "a=%C3%A9&b=%FF", "x:~:text=a,b", ["y"])
 
     def work() -> None:
         for _ in range(2000):
-            c.escape_parts(*args)  # type: ignore[attr-defined]
-            c.display_tail(*args[:3])  # type: ignore[attr-defined]
-            parse_special("https://user@例子.中国:8080/a/../b?q=1#f")
+            c.escape_parts(*args)
+            c.display_tail(*args[:3])
+            ada.parse("https://user@例子.中国:8080/a/../b?q=1#f")
+            ada.parse_display(c, "https://user@例子.中国:8080/a/%E3%81%82?q=%C3%A9#f:~:text=x", True)
+            ada.parse_display(c, "https://exa mple.com/", True)
 
     work()
     tracemalloc.start()
@@ -223,9 +251,7 @@ def test_no_leak() -> None:
 
 def ends(text: str, start: int, version: str = "17.0.0", in_path: bool = False) -> tuple[int, int]:
     props = link_properties(version)
-    fast = engine(props)
-    assert fast is not None
-    return fast.find_link_end(text, start, in_path), _find_link_end_py(text, start, props, in_path)
+    return c_engine(props).find_link_end(text, start, in_path), _kernels_py.find_link_end(text, start, props, in_path)
 
 
 @needs_c
@@ -272,8 +298,7 @@ def test_termination_hostile_shapes_agree(tail: str) -> None:
 
 @needs_c
 def test_termination_checks_its_arguments() -> None:
-    fast = engine(link_properties())
-    assert fast is not None
+    fast = c_engine(link_properties())
     with pytest.raises(TypeError, match="text must be a str"):
         fast.find_link_end(b"x", 0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="outside"):
@@ -304,76 +329,69 @@ def test_escape_html_keeps_the_object_and_checks_type() -> None:
 
 
 # --------------------------------------------------------------------------
-# format_url: one compiled call against the Python steps
+# parse_display: one compiled call (parse, split, decode, §4.1) against the
+# Python steps (parse_special_href, then the Python kernels)
 
 
-def both_forms(url: str, detected: tuple[str, str] = ("", "")) -> tuple[object, object]:
-    """(compiled, Python) results of formatting a cleaned URL: the forms,
-    or the error the Python code raises; the compiled call may decline
-    (False), and then the Python code is what format_url runs."""
+def both_displays(url: str, keep_root: bool) -> tuple[object, object]:
     props = link_properties()
-    fast = engine(props)
-    assert fast is not None and ADA is not None
-    compiled = fast.format_url(ADA, url, *detected)
-    try:
-        python: object = _format_cleaned_py(url, url, props, detected)
-    except ValueError as e:
-        python = ValueError
-        assert compiled in (None, False), (url, e)
-        return compiled, python
-    return compiled, python
+    compiled = c_ada().parse_display(c_engine(props), url, keep_root)
+    c = parse_special_href(url)
+    if c is None:
+        return compiled, None
+    path = c.pathname[1:] if keep_root or c.pathname != "/" else None
+    tail = _kernels_py.Engine(props).display_tail(path, c.query, c.fragment)
+    return compiled, Display(c.href, c.scheme, c.userinfo, c.host, c.port, tail)
 
 
 @needs_c
-def test_format_url_compiled_on_formatting_sources() -> None:
-    declined = 0
+def test_parse_display_on_formatting_sources() -> None:
     for source in FORMATTING_SOURCES:
-        compiled, python = both_forms(source)
-        if compiled is False:
-            declined += 1
-        else:
-            assert compiled == python, source
-    assert declined <= 2  # the odd xn-- host only
+        url = source if "://" in source else "https://" + source
+        for keep_root in (False, True):
+            compiled, python = both_displays(url, keep_root)
+            assert isinstance(compiled, Display) and compiled == python, source
 
 
 @needs_c
-@given(URL_PIECES)
-def test_format_url_compiled_agrees(url: str) -> None:
-    url = url.replace("\ud800", "\ufffd").replace("\t", "").strip("\x00 ")
-    compiled, python = both_forms(url)
-    if compiled is None:
-        assert python is ValueError  # not a valid URL, both ways
-    elif compiled is not False:
+@given(URL_PIECES, st.booleans())
+def test_parse_display_agrees(url: str, keep_root: bool) -> None:
+    compiled, python = both_displays(url, keep_root)
+    if compiled is not False:  # (False: no "//", split by the Python code)
         assert compiled == python
 
 
 @needs_c
-def test_format_url_compiled_with_known_hosts() -> None:
-    # A detected link brings its host's display form; the compiled call
-    # uses it exactly where the parsed host is that ASCII host.
-    for url, detected in [
-        ("www.xn--bcher-kva.de/straße", ("www.xn--bcher-kva.de", "www.bücher.de")),
-        ("https://user@例子.中国:8080/a", ("xn--fsqu00a.xn--fiqs8s", "例子.中国")),
-        ("https://example.org/a", ("example.com", "wrong.example")),
-    ]:
-        compiled, python = both_forms(url, detected)
-        assert compiled == python and compiled is not False
-    assert both_forms("https://example.org/", ("example.org", "shown"))[0] == ("https://example.org/", "https://shown/")
+def test_parse_display_declines_and_checks() -> None:
+    ada, engine = c_ada(), c_engine(link_properties())
+    assert ada.parse_display(engine, "mailto:x@example.com", False) is False  # no "//": the Python code splits
+    assert ada.parse_display(engine, "https://exa mple.com/", False) is None  # not a URL
+    assert ada.parse_display(engine, "https://a\ud800.com/", False) is None  # lone surrogate: not a URL
+    shown = ada.parse_display(engine, "https://u@xn--bcher-kva.de:8080/a%20b.", False)
+    # Decisions are the caller's: the host stays ASCII, the tail is display form.
+    assert shown == Display(
+        "https://u@xn--bcher-kva.de:8080/a%20b.", "https", "u", "xn--bcher-kva.de", "8080", "/a%20b%2E"
+    )
+    with pytest.raises(TypeError, match="engine must be"):
+        ada.parse_display(None, "https://x.com/", False)
+    with pytest.raises(TypeError, match="url must be a str"):
+        ada.parse_display(engine, b"https://x.com/", False)
+    with pytest.raises(TypeError, match="takes 3 arguments"):
+        ada.parse_display(engine, "https://x.com/")
 
 
-@needs_c
-def test_format_url_compiled_declines_and_checks() -> None:
-    fast = engine(link_properties())
-    assert fast is not None and ADA is not None
-    assert fast.format_url(ADA, "mailto:x@example.com", "", "") is False  # another scheme
-    assert fast.format_url(ADA, "https://xn--bcher-kva.de/", "", "") is False  # ToUnicode in Python
-    assert fast.format_url(ADA, "https://exa mple.com/", "", "") is None  # not a URL
-    assert fast.format_url(ADA, "a\ud800.com", "", "") is False  # surrogates: Python decides
-    assert fast.format_url(ADA, "a\ud800.com", "b\ud800", "") is False  # (and no second encoding attempt)
-    with pytest.raises(TypeError, match="ada must be"):
-        fast.format_url(None, "x.com", "", "")
-    with pytest.raises(TypeError, match="known_display must be a str"):
-        fast.format_url(ADA, "x.com", "", None)
+def test_parse_display_same_in_both_modes() -> None:
+    props = link_properties()
+    was_python = not _kernels.accelerated()
+    try:
+        for pure in (True, False):
+            _kernels.use_python(pure)
+            got = [parse_display("https://" + s if "://" not in s else s, False, props) for s in FORMATTING_SOURCES]
+            if pure:
+                python = got
+    finally:
+        _kernels.use_python(was_python)
+    assert got == python
 
 
 # --------------------------------------------------------------------------
@@ -395,22 +413,22 @@ def test_parse_special_on_formatting_sources() -> None:
     assert parse_special("not a url") is None and parse_special("https://exa mple.com") is None
     # A valid URL that is not special: the accelerator declines (False) and
     # the regex path decides (no "//": not a special URL either).
-    assert _COMPILED is not None
     for url in ("mailto:x@example.com", "foo:bar", "file:///etc"):
-        assert _COMPILED(url) is False or url.startswith("file")
+        assert c_ada().parse(url) is False or url.startswith("file")
         assert parse_special(url) == parse_special_href(url)
 
 
 @needs_c
 def test_ada_rejects_bad_arguments() -> None:
     assert speedups is not None
-    with pytest.raises(TypeError, match="tuple subclass"):
-        speedups.Ada(1, 1, 1, 1, 1, dict)
+    with pytest.raises(TypeError, match="tuple subclasses"):
+        speedups.Ada(1, 1, 1, 1, 1, dict, Display)
+    with pytest.raises(TypeError, match="tuple subclasses"):
+        speedups.Ada(1, 1, 1, 1, 1, Components, 5)
     with pytest.raises(ValueError, match="address is 0"):
-        speedups.Ada(0, 1, 1, 1, 1, Components)
-    assert _COMPILED is not None
+        speedups.Ada(0, 1, 1, 1, 1, Components, Display)
     with pytest.raises(TypeError, match="url must be a str"):
-        _COMPILED(b"https://example.com")  # type: ignore[arg-type]
+        c_ada().parse(b"https://example.com")
 
 
 def test_format_url_same_in_both_modes() -> None:
@@ -430,16 +448,16 @@ def test_format_url_same_in_both_modes() -> None:
 
 
 def test_python_names_cited_in_the_c_file_exist() -> None:
-    """Comments of _speedups.c name the Python reference of each kernel
-    (``as uts58.escaping._decode``): every such name must exist, so that a
-    renamed function cannot leave the C file pointing at nothing."""
+    """Comments of the C sources name the Python reference of each kernel
+    (``as uts58._kernels_py.decode``): every such name must exist, so that
+    a renamed function cannot leave the C files pointing at nothing."""
     import importlib
     import re
     from pathlib import Path
 
-    import uts58
-
-    source = (Path(uts58.__file__).parent / "_speedups.c").read_text(encoding="utf-8")
+    sources = sorted((Path(__file__).resolve().parent.parent / "src" / "speedups").glob("*.[ch]"))
+    assert len(sources) >= 5, sources
+    source = "".join(p.read_text(encoding="utf-8") for p in sources)
     cited = sorted(set(re.findall(r"\buts58(?:\.[A-Za-z_][A-Za-z0-9_]*)+", source)))
     assert len(cited) >= 10, cited  # the test reads the citations
     missing = []

@@ -1,0 +1,119 @@
+"""The one place that chooses the C accelerator or the Python kernels (D34, D70).
+
+``uts58._speedups`` (built by setup.py where a C compiler is available) and
+:mod:`uts58._kernels_py` have the same kernels: ``Engine(props)`` with
+``find_link_end`` (§3.5.1), ``escape_parts`` (§4.1), ``decode`` and
+``display_tail`` (format_url's percent-decoding, then §4.1), and
+``escape_html``.  Everything else in uts58 asks this module, never the
+two implementations.
+
+The Python kernels run where the accelerator is not built, or when the
+environment variable ``UTS58_PURE_PYTHON`` is set to anything but ``0``
+(read once, at import); tests switch with :func:`use_python`.
+
+>>> from uts58.properties import link_properties
+>>> engine(link_properties()).find_link_end("example.com/a). x", 11)
+13
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Sequence
+from functools import cache
+from types import ModuleType
+from typing import Protocol
+
+from . import _kernels_py
+from .parts import FRAGMENT, OPEN_STACK_LIMIT, PARTS, PATH, QUERY
+from .properties import LINK_TERM_ORDER, LinkProperties, LinkTerm
+
+__all__ = ["Engine", "accelerated", "engine", "escape_html", "speedups", "status", "use_python"]
+
+
+class Engine(Protocol):
+    """The kernels over one Unicode version's tables (compiled or Python)."""
+
+    def find_link_end(self, text: str, start: int, in_path: bool = False) -> int: ...
+
+    def escape_parts(
+        self, path: str | None, query: str | None, fragment: str | None, directives: Sequence[str]
+    ) -> str: ...
+
+    def display_tail(self, path: str | None, query: str | None, fragment: str | None) -> str: ...
+
+    def decode(self, s: str, part: int) -> str: ...
+
+
+def _import() -> tuple[ModuleType | None, str]:
+    try:
+        return importlib.import_module("uts58._speedups"), ""
+    except ImportError as e:
+        return None, f"uts58._speedups is not built ({e})"
+
+
+_BUILT, _WHY_NOT_BUILT = _import()
+_ENV_PURE = os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0")
+# The module in use, or None for the Python kernels.  The only mutable state
+# of the package, changed only by use_python (for tests).
+_active: list[ModuleType | None] = [None if _ENV_PURE else _BUILT]
+
+
+def use_python(pure: bool = True) -> None:
+    """Run the Python kernels (``pure=True``) or the accelerator, where it
+    is built (``pure=False``); for tests that compare the two."""
+    _active[0] = None if pure else _BUILT
+
+
+def speedups() -> ModuleType | None:
+    """The accelerator module in use, or None."""
+    return _active[0]
+
+
+def accelerated() -> bool:
+    """Whether the C kernels are in use."""
+    return _active[0] is not None
+
+
+def status() -> str:
+    """``"on"``, or ``"off"`` and why."""
+    if _active[0] is not None:
+        return "on"
+    if _BUILT is None:
+        return "off: " + _WHY_NOT_BUILT
+    return "off: UTS58_PURE_PYTHON is set" if _ENV_PURE else "off: switched off by use_python()"
+
+
+def engine(props: LinkProperties) -> Engine:
+    """The kernels over ``props``: compiled when the accelerator is in use."""
+    return _engine(props, _active[0])
+
+
+@cache
+def _engine(props: LinkProperties, module: ModuleType | None) -> Engine:
+    if module is None:
+        return _kernels_py.Engine(props)
+    # The Link_Term codes of the C kernels (their enum).
+    if LINK_TERM_ORDER != (LinkTerm.Include, LinkTerm.Hard, LinkTerm.Soft, LinkTerm.Open, LinkTerm.Close):
+        raise RuntimeError("uts58._speedups numbers Link_Term values in another order")
+    firsts, lasts, codes = props.supplementary_ranges()
+    pairs = props.bracket_pairs()
+    compiled: Engine = module.Engine(
+        props.bmp_link_term,
+        firsts,
+        lasts,
+        codes,
+        tuple(ord(close) for close, _ in pairs),
+        tuple(ord(open_) for _, open_ in pairs),
+        OPEN_STACK_LIMIT,
+        tuple((p.initiator, p.terminators, p.clear_stack_open) for p in PARTS),
+        tuple("".join(sorted(p.decodable)) for p in (PATH, QUERY, FRAGMENT)),
+    )
+    return compiled
+
+
+def escape_html(s: str) -> str:
+    """``html.escape(s)`` (quote=True); one pass in C."""
+    module = _active[0]
+    return _kernels_py.escape_html(s) if module is None else module.escape_html(s)

@@ -1,0 +1,348 @@
+"""The values detection reports: a :class:`Link` and its :class:`Host`.
+
+A link is ``text[start:end]`` of a text, a URL or an email address, with
+the host detection validated (UTS #58 §3, §5).  The host is a ``str`` (its
+Unicode form, as before) that also knows its ASCII form and its kind, so
+that nothing downstream works out again whether it is an IP address.
+
+>>> from uts58 import find_links
+>>> link = next(find_links("see http://192.168.0.1:8080/ and bücher.de"))
+>>> link.host, link.host.ascii, link.host.kind
+('192.168.0.1', '192.168.0.1', 'ipv4')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Literal, get_args
+from urllib.parse import quote
+
+from ._checks import check_str
+from .email import _display as _email_display
+from .errors import OptionError, URLError
+from .formatting import SPECIAL_SCHEMES, _format_url
+from .hosts import domain_to_ascii
+from .properties import DEFAULT_UNICODE_VERSION, link_properties
+from .whatwg import normalize
+
+if TYPE_CHECKING:
+    from .detection import Finder
+
+__all__ = ["HOST_KINDS", "Host", "HostKind", "Kind", "Link", "host_kind"]
+
+Kind = Literal["url", "email"]
+HostKind = Literal["domain", "ipv4", "ipv6", "localhost"]
+HOST_KINDS: tuple[HostKind, ...] = get_args(HostKind)
+
+_DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}\Z")
+_MAILTO_SAFE = "!$'()*+,;:@-._~"  # RFC 6068 qchar minus unreserved (quote keeps those)
+
+
+def host_kind(host: str) -> HostKind:
+    """The kind a host *written as* ``host`` has: a bracketed IPv6 literal,
+    ``localhost``, a dotted-quad IPv4 address, or else a domain.  Only for
+    hosts detection did not see (a hand-built :class:`Link`); detection sets
+    the kind of the hosts it validates itself.
+
+    >>> host_kind("[::1]"), host_kind("10.0.0.1"), host_kind("LocalHost"), host_kind("example.com")
+    ('ipv6', 'ipv4', 'localhost', 'domain')
+    """
+    if host.startswith("["):
+        return "ipv6"
+    if host.lower() == "localhost":
+        return "localhost"
+    if _DOTTED_QUAD.match(host):
+        return "ipv4"
+    return "domain"
+
+
+class Host(str):
+    """The host of a link: the ``str`` of its Unicode form, plus ``ascii``
+    (its A-label form: ``xn--…`` labels, lower case) and ``kind``
+    (``"domain"``, ``"ipv4"``, ``"ipv6"`` or ``"localhost"``).  Immutable.
+
+    A URL without a host (``tel:+1-201-555-0123``, ``magnet:?xt=…``) has
+    the empty Host, of kind ``"domain"`` (a domain of no labels, D63): test
+    ``not link.host``.
+
+    >>> host = Host("Bücher.de")
+    >>> host == "Bücher.de", host.unicode, host.ascii, host.kind
+    (True, 'Bücher.de', 'xn--bcher-kva.de', 'domain')
+    >>> Host("[::1]").kind
+    'ipv6'
+    """
+
+    # (a str subclass may not have slots of its own: ascii and kind live in
+    # the instance dict, written once in __new__)
+    ascii: str
+    kind: HostKind
+
+    def __new__(cls, unicode: str = "", ascii: str | None = None, kind: HostKind | None = None) -> Host:
+        check_str(unicode, "unicode")
+        if kind is None:
+            kind = host_kind(unicode) if unicode else "domain"
+        elif kind not in HOST_KINDS:
+            raise OptionError(f"kind must be one of {', '.join(map(repr, HOST_KINDS))}, not {kind!r}")
+        if ascii is None:
+            if kind == "domain":
+                # The WHATWG host parser's A-label form; a name it refuses
+                # keeps its own (the policy refuses it in turn).
+                ascii = (domain_to_ascii(unicode) if unicode else None) or unicode.lower()
+            else:
+                ascii = unicode.lower()
+        check_str(ascii, "ascii")
+        return _host(unicode, ascii, kind)
+
+    @property
+    def unicode(self) -> str:
+        """The Unicode form (the host as a plain ``str``)."""
+        return str.__str__(self)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Host is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Host is immutable")
+
+    def __repr__(self) -> str:
+        return str.__repr__(self)  # reads as the str it equals (Link reprs, test output)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _host, (str.__str__(self), self.ascii, self.kind)
+
+
+def _host(unicode: str, ascii: str, kind: HostKind, _new: Any = str.__new__) -> Host:
+    """A Host whose forms and kind are known (detection; unpickling)."""
+    host: Host = _new(Host, unicode)
+    fields = host.__dict__
+    fields["ascii"] = ascii
+    fields["kind"] = kind
+    return host
+
+
+NO_HOST = _host("", "", "domain")  # the host of an opaque URL (tel:, magnet:)
+
+
+class Link:
+    """A link found in text: ``text[start:end]``, of ``kind`` "url" or "email".
+
+    ``scheme`` is the scheme as written (``"https"``, ``"mailto"``) or None
+    when implied; ``host`` the :class:`Host` (a ``str``, its Unicode form,
+    with ``.ascii`` and ``.kind``).  ``href`` is the absolute ASCII URL for
+    an ``<a href>`` (WHATWG serialization: scheme added when implied,
+    punycode host, percent-encoding); ``display`` the minimally escaped form
+    for people (§4, §5.3).  Both are computed on first use.  ``finder`` is
+    the :class:`uts58.Finder` that found the link (None for a link built by
+    hand: the policy checks such a link's host again, D64).  Links are
+    immutable, picklable, and compare by position, kind and text.
+
+    >>> from uts58 import find_links
+    >>> link = next(find_links("see bücher.de/straße."))
+    >>> link
+    Link(start=4, end=20, kind='url', text='bücher.de/straße')
+    >>> link.href, link.display, link.host.ascii
+    ('https://xn--bcher-kva.de/stra%C3%9Fe', 'bücher.de/straße', 'xn--bcher-kva.de')
+    """
+
+    __slots__ = ("_display", "_href", "_version", "end", "finder", "host", "kind", "scheme", "start", "text")
+
+    start: int
+    end: int
+    kind: Kind
+    text: str
+    scheme: str | None
+    host: Host
+    finder: Finder | None
+    _version: str
+    _href: str | None
+    _display: str | None
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        kind: Kind,
+        text: str,
+        scheme: str | None,
+        host: str,
+        *,
+        ascii_host: str | None = None,
+        unicode_version: str = DEFAULT_UNICODE_VERSION,
+    ) -> None:
+        # A hand-built link: its host's kind and ASCII form are worked out
+        # here from the string (a Host passed in is read as its string), and
+        # it has no finder, so the policy validates it again (D64).
+        check_str(host, "host")
+        unicode = str.__str__(host)
+        _init(self, start, end, kind, text, scheme, Host(unicode, ascii_host or None), None, unicode_version)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Link is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Link is immutable")
+
+    def __repr__(self) -> str:
+        return f"Link(start={self.start}, end={self.end}, kind={self.kind!r}, text={self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Link):
+            return NotImplemented
+        return (self.start, self.end, self.kind, self.text) == (other.start, other.end, other.kind, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.start, self.end, self.kind, self.text))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The finder travels with the link (one copy per pickle: pickle
+        # shares it), so a link detected in a worker stays a detected link.
+        return _restore, (
+            self.start,
+            self.end,
+            self.kind,
+            self.text,
+            self.scheme,
+            self.host,
+            self.finder,
+            self._version,
+        )
+
+    @property
+    def unicode_version(self) -> str:
+        """The Unicode version of the properties the link was found (or is formatted) with."""
+        return self._version
+
+    def as_dict(self) -> dict[str, Any]:
+        """The link as a plain record (JSON, Arrow, pickling):
+        start, end, kind, text, href, display."""
+        return {
+            "start": self.start,
+            "end": self.end,
+            "kind": self.kind,
+            "text": self.text,
+            "href": self.href,
+            "display": self.display,
+        }
+
+    def _moved(self, delta: int) -> Link:
+        """The same link ``delta`` characters further on (for streamed text)."""
+        link = Link.__new__(Link)
+        _init(
+            link,
+            self.start + delta,
+            self.end + delta,
+            self.kind,
+            self.text,
+            self.scheme,
+            self.host,
+            self.finder,
+            self._version,
+        )
+        return link
+
+    @property
+    def href(self) -> str:
+        """Absolute ASCII URL (``https://`` or ``mailto:`` added when implied)."""
+        href: str | None = self._href
+        if href is None:
+            if self.kind == "email":
+                local = self._email_split()[1]
+                href = "mailto:" + quote(local, safe=_MAILTO_SAFE) + "@" + self.host.ascii
+                object.__setattr__(self, "_href", href)
+            else:
+                href = self._url_forms()[0]
+        return href
+
+    @property
+    def display(self) -> str:
+        """Minimally escaped form for display (UTS #58 §4, §5.3)."""
+        display: str | None = self._display
+        if display is None:
+            if self.kind == "email":
+                # Detection validated the domain: its display form is the host.
+                prefix, local = self._email_split()
+                display = _email_display(prefix, local, self.host.unicode, link_properties(self._version))
+                object.__setattr__(self, "_display", display)
+            else:
+                display = self._url_forms()[1]
+        return display
+
+    def _email_split(self) -> tuple[str, str]:
+        """("mailto:" as written or "", local-part) of an email link."""
+        local = self.text.rpartition("@")[0]
+        if self.scheme is None:
+            return "", local
+        return local[: len(self.scheme) + 1], local[len(self.scheme) + 1 :]
+
+    def _url_forms(self) -> tuple[str, str]:
+        # One WHATWG parse gives both forms (a scheme-less link is parsed as
+        # https: its href has the scheme, its display keeps none).
+        props = link_properties(self._version)
+        host = self.host
+        if self.scheme is not None and self.scheme.lower() not in SPECIAL_SCHEMES:
+            # D52: a scheme the caller named, parsed by the WHATWG parser as a
+            # non-special URL; shown as written (detection took it whole).
+            normalized, display = normalize(self.text), self.text
+            if normalized is None:  # (detection took only what the parser takes)
+                raise URLError(f"not a valid URL: {self.text!r}")
+            href = normalized
+        elif self.scheme is None and host.kind in ("localhost", "ipv4"):
+            # D54: localhost and IP addresses without a scheme serve plain http.
+            href, display = _format_url("http://" + self.text, props, (host.ascii, host.unicode))
+            display = display[len("http://") :]
+        else:
+            href, display = _format_url(self.text, props, (host.ascii, host.unicode))
+        object.__setattr__(self, "_href", href)
+        object.__setattr__(self, "_display", display)
+        return href, display
+
+
+_set = object.__setattr__
+
+
+def _init(
+    link: Link,
+    start: int,
+    end: int,
+    kind: Kind,
+    text: str,
+    scheme: str | None,
+    host: Host,
+    finder: Finder | None,
+    version: str,
+) -> None:
+    _set(link, "start", start)
+    _set(link, "end", end)
+    _set(link, "kind", kind)
+    _set(link, "text", text)
+    _set(link, "scheme", scheme)
+    _set(link, "host", host)
+    _set(link, "finder", finder)
+    _set(link, "_version", version)
+    _set(link, "_href", None)
+    _set(link, "_display", None)
+
+
+def _restore(
+    start: int,
+    end: int,
+    kind: Kind,
+    text: str,
+    scheme: str | None,
+    host: Host,
+    finder: Finder | None,
+    version: str,
+) -> Link:
+    link = Link.__new__(Link)
+    _init(link, start, end, kind, text, scheme, host, finder, version)
+    return link
+
+
+def _detected_link(finder: Finder, start: int, end: int, kind: Kind, text: str, scheme: str | None, host: Host) -> Link:
+    """A link of ``finder``: for :mod:`uts58.detection` alone (and for the
+    §8 adjustment of such a link's start, whose host is validated with the
+    same finder).  Only a link made here has a ``finder``, the mark the
+    policy trusts (D64); :class:`Link` itself makes links without one."""
+    link = Link.__new__(Link)
+    _init(link, start, end, kind, text, scheme, host, finder, finder.unicode_version)
+    return link

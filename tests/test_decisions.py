@@ -1,0 +1,157 @@
+"""docs/decisions.md is the one prose source of the decisions, and it and the
+code point at each other (D68): every entry names tests that exist, every
+decision number cited anywhere in the repository is an entry, and every entry
+is cited where it is implemented or tested.
+
+The checks read whatever entries the file has, so new ones are held to the
+same rules as soon as they are written.  Test files are parsed with ``ast``,
+never imported."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+DECISIONS = ROOT / "docs" / "decisions.md"
+
+# An entry: "### D<n>. Title", up to the next heading of level 2 or 3.
+_HEADING = re.compile(r"^### D(\d+)\. \S.*$", re.M)
+_NEXT_HEADING = re.compile(r"^#{2,3} ", re.M)
+# A citation: "D" and a number, not inside a word, a hex literal, "U+D800" or "%D1".
+_CITATION = re.compile(r"(?<![\w%+\\])D(\d{1,3})(?!\w)")
+_TESTS_MARK = re.compile(r"\*Tests?:\*")
+_FULL_REF = re.compile(r"`(tests/[\w/]+\.py)::((?:Test\w+::)?test\w*)(?:\[[^\]`]*\])?`")
+# Anything in backquotes that names a test, qualified or not.
+_ANY_REF = re.compile(r"`([\w/.]*::(?:\w+::)?test\w*(?:\[[^\]`]*\])?|test_\w+)`")
+_NO_CODE = re.compile(r"Code: none — \S")
+
+# Where citations are looked for: the project's own text, not vendored data.
+_CITING_DIRS = ("src", "tests", "bench", "tools")
+_CITING_SUFFIXES = {".py", ".c", ".h", ".js", ".md", ".toml", ".cfg", ".in"}
+_SKIPPED_PARTS = {"__pycache__", "node_modules", "data", "build", "dist"}
+
+
+def entries() -> dict[int, str]:
+    """{number: text of the entry}, in file order; numbers must be unique."""
+    text = DECISIONS.read_text(encoding="utf-8")
+    found: dict[int, str] = {}
+    for m in _HEADING.finditer(text):
+        number = int(m.group(1))
+        assert number not in found, f"D{number} is defined twice"
+        end = _NEXT_HEADING.search(text, m.end())
+        found[number] = text[m.start() : end.start() if end else len(text)]
+    return found
+
+
+def _citing_files(*dirs: str) -> Iterator[Path]:
+    for top in dirs:
+        for path in sorted((ROOT / top).rglob("*")):
+            rel = path.relative_to(ROOT).parts
+            if path.is_file() and path.suffix in _CITING_SUFFIXES and not _SKIPPED_PARTS & set(rel):
+                if not any(part.endswith(".egg-info") for part in rel):
+                    yield path
+
+
+def citations(*dirs: str) -> dict[int, list[str]]:
+    """{number: ["path:line", …]} of every D<n> cited in the files under ``dirs``."""
+    cited: dict[int, list[str]] = {}
+    for path in _citing_files(*dirs):
+        for k, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            for m in _CITATION.finditer(line):
+                cited.setdefault(int(m.group(1)), []).append(f"{path.relative_to(ROOT)}:{k}")
+    return cited
+
+
+@functools.cache
+def collected_tests(path: str) -> frozenset[str]:
+    """The tests pytest collects from a file: module-level ``test*`` functions
+    and ``Test*::test*`` methods (read with ast, not imported)."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test"):
+            names.add(node.name)
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name.startswith("test"):
+                    names.add(f"{node.name}::{item.name}")
+    return frozenset(names)
+
+
+def test_the_file_has_entries_with_unique_numbers() -> None:
+    found = entries()
+    assert len(found) >= 60
+    assert {1, 34, 61} <= set(found)
+
+
+def test_every_decision_names_tests_that_exist() -> None:
+    """(a) Each entry has a *Tests:* line naming at least one test as
+    ``tests/test_x.py::test_name``; every test it names anywhere is written
+    that way and is a test pytest collects."""
+    problems = []
+    for number, body in entries().items():
+        mark = _TESTS_MARK.search(body)
+        if mark is None or not _FULL_REF.search(body, mark.end()):
+            problems.append(f"D{number}: no *Tests:* line naming tests/…::test_…")
+        for m in _ANY_REF.finditer(body):
+            if not _FULL_REF.fullmatch(m.group(0)):
+                problems.append(f"D{number}: {m.group(0)} is not tests/<file>.py::<test>")
+        for m in _FULL_REF.finditer(body):
+            path, name = m.group(1), m.group(2)
+            if not (ROOT / path).is_file():
+                problems.append(f"D{number}: {path} does not exist")
+            elif name not in collected_tests(path):
+                problems.append(f"D{number}: {path}::{name} is not a test in that file")
+    assert problems == []
+
+
+def test_every_cited_decision_exists() -> None:
+    """(b) A D<n> cited in src/, tests/, bench/, tools/, the README or the docs
+    (decisions.md's own cross-references too) is an entry of decisions.md."""
+    known = set(entries())
+    cited = citations(*_CITING_DIRS)
+    for path in (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "Makefile"):
+        if path.is_file():
+            for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                for m in _CITATION.finditer(line):
+                    cited.setdefault(int(m.group(1)), []).append(f"{path.relative_to(ROOT)}:{k}")
+    unknown = {f"D{n}": places for n, places in sorted(cited.items()) if n not in known}
+    assert unknown == {}
+
+
+def test_every_decision_is_cited_in_the_code_or_its_tests() -> None:
+    """(c) Each entry is cited in src/ or tests/ where it is implemented or
+    tested, unless it says ``Code: none — why`` (a note for readers, a
+    superseded entry)."""
+    cited = citations("src", "tests")
+    uncited = [f"D{n}" for n, body in entries().items() if n not in cited and not _NO_CODE.search(body)]
+    assert uncited == []
+
+
+@pytest.mark.parametrize(
+    ("line", "numbers"),
+    [
+        ("# D68: this file", [68]),  # (this file is scanned too: only its own number here)
+        ("see D68, D68 and (D68)", [68, 68, 68]),
+        ("U+D800 is a surrogate; %D1%80 is р; 0xD7FF; '\\uD800'", []),
+        ("UTS58D1 GD12 D1234 D12a", []),
+    ],
+)
+def test_citation_pattern(line: str, numbers: list[int]) -> None:
+    assert [int(m.group(1)) for m in _CITATION.finditer(line)] == numbers
+
+
+def test_reference_patterns() -> None:
+    assert _FULL_REF.fullmatch("`tests/test_x.py::test_a`")
+    assert _FULL_REF.fullmatch("`tests/test_x.py::TestA::test_b`")
+    assert _FULL_REF.fullmatch("`tests/test_x.py::test_a[1-2]`")
+    assert not _FULL_REF.fullmatch("`test_a`")
+    assert not _FULL_REF.fullmatch("`::test_a`")
+    assert _ANY_REF.fullmatch("`test_a`") and _ANY_REF.fullmatch("`::test_a`")
+    assert not _ANY_REF.fullmatch("`tests/test_x.py`")  # a whole file is prose, not a test name
