@@ -84,3 +84,14 @@ def test_type_errors_name_the_argument() -> None:
         minimal_escape_parts(directives="text=a")
     with pytest.raises(TypeError, match="path_segments"):
         format_parts(path_segments=[None])  # type: ignore[list-item]
+
+
+def test_names_that_moved_to_formatting_still_work_with_a_warning() -> None:
+    import uts58.escaping
+    import uts58.formatting
+
+    for name in ("format_url", "SPECIAL_SCHEMES"):
+        with pytest.warns(DeprecationWarning, match=rf"uts58\.escaping\.{name} is uts58\.formatting\.{name}"):
+            assert getattr(uts58.escaping, name) is getattr(uts58.formatting, name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        uts58.escaping.nothing  # noqa: B018

@@ -131,6 +131,32 @@ def test_pickle_round_trip_keeps_the_options_only() -> None:
     assert pickle.loads(pickle.dumps(Finder())) == Finder()
 
 
+def test_unpickling_checks_the_options_again() -> None:
+    # A crafted pickle is restored through the constructor: it may not name
+    # a scheme no finder takes (linkify would write a javascript: href).
+    values = [getattr(Finder(), name) for name in detection.OPTION_NAMES]
+    values[detection.OPTION_NAMES.index("schemes")] = frozenset({"javascript", "http"})
+
+    class Crafted:  # pickles as a Finder of these option values would
+        def __reduce__(self) -> tuple[Any, ...]:
+            return detection._restore, (tuple(values),)
+
+    crafted = pickle.dumps(Crafted())
+    assert b"javascript" in crafted and b"Crafted" not in crafted
+    for restore in (lambda: detection._restore(tuple(values)), lambda: pickle.loads(crafted)):
+        with pytest.raises(OptionError, match="javascript"):
+            restore()
+    values[detection.OPTION_NAMES.index("schemes")] = frozenset({"http"})
+    values[detection.OPTION_NAMES.index("urls")] = 1  # not a bool
+    with pytest.raises(TypeError, match="urls must be bool"):
+        detection._restore(tuple(values))
+    with pytest.raises(TypeError, match="options"):
+        detection._restore(tuple(values[:-1]))
+    # (what the constructor normalizes comes back equal)
+    finder = Finder(schemes={"SSH", "https"}, known_tlds={".CORP"}, file_extensions=["PY"])
+    assert detection._restore(tuple(getattr(finder, name) for name in detection.OPTION_NAMES)) == finder
+
+
 def test_a_finder_serves_threads_at_once() -> None:
     finder = Finder(schemes={"https", "ssh"})
     texts = [f"see a{i}.com, x{i}@b.org and ssh://h{i}.net/ ." * 20 for i in range(8)]

@@ -221,6 +221,10 @@ def test_escaper_rejects_malformed_tables() -> None:
         speedups.Engine(b"\x07" * 0x10000, *good[1:])
 
 
+def _none(url: str, keep_root: bool) -> None:
+    return None
+
+
 @needs_c
 def test_no_leak() -> None:
     c, _ = escapers()
@@ -232,8 +236,9 @@ def test_no_leak() -> None:
             c.escape_parts(*args)
             c.display_tail(*args[:3])
             ada.parse("https://user@例子.中国:8080/a/../b?q=1#f")
-            ada.parse_display(c, "https://user@例子.中国:8080/a/%E3%81%82?q=%C3%A9#f:~:text=x", True)
-            ada.parse_display(c, "https://exa mple.com/", True)
+            ada.parse_display(c, _none, "https://user@例子.中国:8080/a/%E3%81%82?q=%C3%A9#f:~:text=x", True)
+            ada.parse_display(c, _none, "https://exa mple.com/", True)
+            ada.parse_display(c, _none, "mailto:x@example.com", True)
 
     work()
     tracemalloc.start()
@@ -335,7 +340,7 @@ def test_escape_html_keeps_the_object_and_checks_type() -> None:
 
 def both_displays(url: str, keep_root: bool) -> tuple[object, object]:
     props = link_properties()
-    compiled = c_ada().parse_display(c_engine(props), url, keep_root)
+    compiled = c_ada().parse_display(c_engine(props), lambda *a: False, url, keep_root)
     c = parse_special_href(url)
     if c is None:
         return compiled, None
@@ -357,27 +362,40 @@ def test_parse_display_on_formatting_sources() -> None:
 @given(URL_PIECES, st.booleans())
 def test_parse_display_agrees(url: str, keep_root: bool) -> None:
     compiled, python = both_displays(url, keep_root)
-    if compiled is not False:  # (False: no "//", split by the Python code)
+    if compiled is not False:  # (False: no "//", left to the fallback)
         assert compiled == python
 
 
 @needs_c
 def test_parse_display_declines_and_checks() -> None:
     ada, engine = c_ada(), c_engine(link_properties())
-    assert ada.parse_display(engine, "mailto:x@example.com", False) is False  # no "//": the Python code splits
-    assert ada.parse_display(engine, "https://exa mple.com/", False) is None  # not a URL
-    assert ada.parse_display(engine, "https://a\ud800.com/", False) is None  # lone surrogate: not a URL
-    shown = ada.parse_display(engine, "https://u@xn--bcher-kva.de:8080/a%20b.", False)
+    calls: list[tuple[str, bool]] = []
+
+    def fallback(url: str, keep_root: bool) -> str:
+        calls.append((url, keep_root))
+        return "fell back"
+
+    # no "//": the Python steps split it (the fallback is called with the same arguments)
+    assert ada.parse_display(engine, fallback, "mailto:x@example.com", False) == "fell back"
+    assert calls == [("mailto:x@example.com", False)]
+    assert ada.parse_display(engine, fallback, "https://exa mple.com/", False) is None  # not a URL
+    assert ada.parse_display(engine, fallback, "https://a\ud800.com/", False) is None  # lone surrogate
+    shown = ada.parse_display(engine, fallback, "https://u@xn--bcher-kva.de:8080/a%20b.", False)
     # Decisions are the caller's: the host stays ASCII, the tail is display form.
     assert shown == Display(
         "https://u@xn--bcher-kva.de:8080/a%20b.", "https", "u", "xn--bcher-kva.de", "8080", "/a%20b%2E"
     )
+    assert len(calls) == 1
     with pytest.raises(TypeError, match="engine must be"):
-        ada.parse_display(None, "https://x.com/", False)
+        ada.parse_display(None, fallback, "https://x.com/", False)
+    with pytest.raises(TypeError, match="fallback must be callable"):
+        ada.parse_display(engine, None, "https://x.com/", False)
     with pytest.raises(TypeError, match="url must be a str"):
-        ada.parse_display(engine, b"https://x.com/", False)
-    with pytest.raises(TypeError, match="takes 3 arguments"):
-        ada.parse_display(engine, "https://x.com/")
+        ada.parse_display(engine, fallback, b"https://x.com/", False)
+    with pytest.raises(TypeError, match="takes 4 arguments"):
+        ada.parse_display(engine, fallback, "https://x.com/")
+    with pytest.raises(ZeroDivisionError):  # an error of the fallback comes through
+        ada.parse_display(engine, lambda *a: 1 / 0, "mailto:x@example.com", False)
 
 
 def test_parse_display_same_in_both_modes() -> None:

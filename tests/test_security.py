@@ -40,8 +40,9 @@ def test_unknown_tld_with_known_tlds_override() -> None:
     org = Finder(known_tlds=frozenset({"org"}), file_extensions=())
     assert [found.text for found in org.find_links("example.com example.org")] == ["example.org"]
     assert codes_of(next(org.find_links("example.org"))) == []
-    # a link not found by a finder is checked against the default TLDs (D64)
-    assert codes_of(Link(0, 11, "url", "example.zz", None, "example.zz")) == ["unknown-tld"]
+    # a link not found by a finder is detected again, with the default TLDs (D64)
+    assert codes_of(Link(0, 11, "url", "example.zz", None, "example.zz")) == ["unverified"]
+    assert codes_of(Link(0, 11, "url", "example.org", None, "example.org")) == []
     with pytest.raises(TypeError, match="Finder"):
         Policy.default().with_options(known_tlds={"org"})
 
@@ -127,12 +128,13 @@ def test_reason_and_policy_objects() -> None:
 
 def test_not_registrable() -> None:
     # find_links never reports a bare public suffix; a Link built by hand
-    # (say, from another detector) is checked all the same.
+    # (say, from another detector) is detected again, and is no link (D64).
     from uts58 import Link
 
+    assert [found.text for found in find_links("co.uk example.co.uk")] == ["example.co.uk"]
     bare = Link(0, 5, "url", "co.uk", None, "co.uk")
-    assert [r.code for r in check_link(bare)] == ["not-registrable"]
-    assert [r.code for r in check_link(Link(0, 11, "url", "example.zz", None, "example.zz"))] == ["unknown-tld"]
+    assert [r.code for r in check_link(bare)] == ["unverified"]
+    assert [r.code for r in check_link(Link(0, 11, "url", "example.zz", None, "example.zz"))] == ["unverified"]
 
 
 def test_opaque_urls_are_checked_word_by_word() -> None:

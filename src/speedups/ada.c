@@ -81,6 +81,13 @@ split_url(const Ada *ada, const char *data, Py_ssize_t size, Split *sp)
         href[pe + 1] != '/' || hs < pe + 2 || hs > he || he > ps || ps > n ||
         (ss != ADA_OMITTED && (ss < ps || ss >= n)) || (fs != ADA_OMITTED && (fs < ps || fs >= n)))
         return -1;
+    /* The characters the offsets stand for: were ada to change what an offset
+     * means while keeping the struct (which the signature check of
+     * uts58.whatwg cannot see), the split would be wrong rather than refused. */
+    if (ps == n || href[ps] != '/' || (ps > he && href[he] != ':') ||
+        (ss != ADA_OMITTED && (href[ss] != '?' || (fs != ADA_OMITTED && ss > fs))) ||
+        (fs != ADA_OMITTED && href[fs] != '#'))
+        return -1;
     /* From here every offset is at most n < 2^32. */
     uint32_t host_start = (uint32_t)hs, end = (uint32_t)n;
     sp->href = href;
@@ -212,34 +219,38 @@ ascii_ucs4(const char *href, uint32_t start, uint32_t end)
 }
 
 PyDoc_STRVAR(ada_parse_display_doc,
-"parse_display(engine, url, keep_root) -> Display | None | False\n\n"
+"parse_display(engine, fallback, url, keep_root) -> Display | None\n\n"
 "Parse url with ada, split it, and give its path, query and fragment\n"
 "percent-decoded and minimally escaped by the engine (the fields of\n"
 "uts58.whatwg.Display).  keep_root: show a path that is only '/'.  None:\n"
-"not a valid URL; False: valid but not 'scheme://...' (the caller splits\n"
-"it another way).  Every decision is the caller's (uts58.formatting).");
+"not a valid URL.  A valid URL it cannot split (no '//' after the scheme)\n"
+"is fallback(url, keep_root).  Every decision is the caller's (uts58.formatting).");
 
 static PyObject *
 Ada_parse_display(Ada *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "parse_display() takes 3 arguments");
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "parse_display() takes 4 arguments");
         return NULL;
     }
     if (!PyObject_TypeCheck(args[0], &u58_EngineType)) {
         PyErr_SetString(PyExc_TypeError, "engine must be a uts58._speedups.Engine");
         return NULL;
     }
-    if (!PyUnicode_Check(args[1])) {
-        PyErr_Format(PyExc_TypeError, "url must be a str, not %.100s", Py_TYPE(args[1])->tp_name);
+    if (!PyCallable_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "fallback must be callable");
+        return NULL;
+    }
+    if (!PyUnicode_Check(args[2])) {
+        PyErr_Format(PyExc_TypeError, "url must be a str, not %.100s", Py_TYPE(args[2])->tp_name);
         return NULL;
     }
     const Engine *engine = (const Engine *)args[0];
-    int keep_root = PyObject_IsTrue(args[2]);
+    int keep_root = PyObject_IsTrue(args[3]);
     if (keep_root < 0)
         return NULL;
     Py_ssize_t size;
-    const char *data = PyUnicode_AsUTF8AndSize(args[1], &size);
+    const char *data = PyUnicode_AsUTF8AndSize(args[2], &size);
     if (data == NULL) {  /* lone surrogates: not a URL */
         if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
             return NULL;
@@ -255,8 +266,8 @@ Ada_parse_display(Ada *self, PyObject *const *args, Py_ssize_t nargs)
     case 0:
         result = Py_NewRef(Py_None);
         goto done;
-    case -1:
-        result = Py_NewRef(Py_False);
+    case -1:  /* valid, but not split here */
+        result = PyObject_CallFunctionObjArgs(args[1], args[2], args[3], NULL);
         goto done;
     case -2:
         goto done;

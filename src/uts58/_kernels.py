@@ -29,7 +29,11 @@ from . import _kernels_py
 from .parts import FRAGMENT, OPEN_STACK_LIMIT, PARTS, PATH, QUERY
 from .properties import LINK_TERM_ORDER, LinkProperties, LinkTerm
 
-__all__ = ["Engine", "accelerated", "engine", "escape_html", "speedups", "status", "use_python"]
+__all__ = ["Engine", "accelerated", "engine", "escape_html", "percent_escape", "speedups", "status", "use_python"]
+
+# Not a kernel but the one definition of %XX escaping, which both
+# implementations of §4.1 write (the C one in kernels.h, out_escape).
+percent_escape = _kernels_py.percent_escape
 
 
 class Engine(Protocol):

@@ -143,7 +143,7 @@ class Finder:
     * ``bare_localhost``: link ``localhost:PORT`` without a scheme.
     * ``single_label_hosts``: link a host of one label after a scheme
       (``http://intranet/``).
-    * ``unicode_version``: of the property data (:func:`uts58.available_versions`).
+    * ``unicode_version``: of the property data (:func:`uts58.properties.available_versions`).
 
     Wrong types raise TypeError naming the option, wrong values
     :class:`uts58.OptionError` (a scheme never linked) or
@@ -272,7 +272,7 @@ _DEFAULTS: dict[str, object] = {
 
 def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
     """Set the (checked, normalized) options of ``finder`` and build what
-    they make: once per finder, and again after unpickling."""
+    they make: once per finder (an unpickled one too: it is constructed again)."""
     for name, value in zip(OPTION_NAMES, values, strict=True):
         object.__setattr__(finder, name, value)
     props = link_properties(finder.unicode_version)
@@ -291,9 +291,11 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
 
 
 def _restore(values: tuple[Any, ...]) -> Finder:
-    finder = Finder.__new__(Finder)
-    _fill(finder, values)
-    return finder
+    """Unpickling: the options go through the constructor's checks again (a
+    crafted pickle may not name ``javascript`` among the schemes)."""
+    if not isinstance(values, tuple) or len(values) != len(OPTION_NAMES):
+        raise TypeError(f"a pickled Finder holds {len(OPTION_NAMES)} options")
+    return Finder(**dict(zip(OPTION_NAMES, values, strict=True)))
 
 
 def _scheme_set(schemes: object) -> frozenset[str]:

@@ -12,15 +12,32 @@ Whole URLs in any escaping state are formatted by
 
 from __future__ import annotations
 
+import importlib
 import re
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from ._checks import check_str
-from ._kernels import engine
-from ._kernels_py import percent_escape
+from ._kernels import engine, percent_escape
 from .properties import DEFAULT_UNICODE_VERSION, link_properties
 
 __all__ = ["format_parts", "minimal_escape_parts", "percent_escape"]
+
+# Whole URLs moved to uts58.formatting (D72): the old names still work here,
+# with a DeprecationWarning, until they are removed.
+_MOVED = ("format_url", "SPECIAL_SCHEMES")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MOVED:
+        raise AttributeError(f"module 'uts58.escaping' has no attribute {name!r}")
+    warnings.warn(
+        f"uts58.escaping.{name} is uts58.formatting.{name}; the old name will be removed",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module("uts58.formatting"), name)
 
 
 # --------------------------------------------------------------------------

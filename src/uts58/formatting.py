@@ -25,9 +25,9 @@ SPECIAL_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp"})
 
 # As the WHATWG parser reads a scheme; ":" then a digit is a port ("example.com:80").
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):(?![0-9])")
-# The scheme, if any, and whether the URL has a path of its own: after the
-# slashes that follow the scheme, a "/" or "\\" comes before any "?" or "#".
-_SCHEME_AND_PATH = re.compile("(?:" + _SCHEME.pattern + r")?([/\\]*(?![/\\])[^/\\?#]*[/\\])?")
+# After the slashes that follow the scheme, a "/" or "\\" comes before any
+# "?" or "#": the URL has a path of its own.
+_HAS_PATH = re.compile(r"[/\\]*(?![/\\])[^/\\?#]*[/\\]")
 _STRIP = "".join(map(chr, range(0x21)))
 _TAB_NEWLINE = re.compile("[\t\n\r]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -67,20 +67,29 @@ def _format_url(url: str, props: LinkProperties, detected: tuple[str, str] | Non
             cleaned = _SURROGATE.sub("\ufffd", _TAB_NEWLINE.sub("", cleaned))
     else:
         cleaned = url
-    m = _SCHEME_AND_PATH.match(cleaned)
-    assert m is not None  # (every group is optional)
-    scheme, path = m.groups()
-    show_scheme = scheme is not None
-    if show_scheme and scheme.lower() not in SPECIAL_SCHEMES:
-        raise URLError(f"url has scheme {scheme.lower()!r}; format_url handles {', '.join(sorted(SPECIAL_SCHEMES))}")
-    # D8: WHATWG serializes an absent path of a special URL as "/": keep the
-    # input's choice (https://example.com?q, not https://example.com/?q).
-    parsed = displayer(props)(cleaned if show_scheme else "https://" + cleaned, path is not None)
+    # The scheme as written, if any: where it ends (after its ":"), or 0.
+    if cleaned.startswith("https://"):
+        after_scheme = 6
+    elif cleaned.startswith("http://"):
+        after_scheme = 5
+    else:
+        m = _SCHEME.match(cleaned)
+        after_scheme = 0 if m is None else m.end()
+        if m is not None and m.group(1).lower() not in SPECIAL_SCHEMES:
+            scheme = m.group(1).lower()
+            raise URLError(f"url has scheme {scheme!r}; format_url handles {', '.join(sorted(SPECIAL_SCHEMES))}")
+    parsed = displayer(props)(cleaned if after_scheme else "https://" + cleaned, True)
     if parsed is None:
         raise URLError(f"url is not a valid URL: {url!r}")
     href, scheme, userinfo, host, port, tail = parsed
     if not host:
         raise URLError(f"url has no host: {url!r}")
+    if tail[:1] == "/" and tail[1:2] in ("", "?", "#") and not _HAS_PATH.match(cleaned, after_scheme):
+        # D8: WHATWG serializes an absent path of a special URL as "/": keep
+        # the input's choice (https://example.com?q, not https://example.com/?q).
+        # (§4.1 escapes each part on its own: dropping the empty path changes
+        # nothing else.)
+        tail = tail[1:]
     if detected is not None and host == detected[0]:
         host = detected[1]  # the display form detection found already
     elif "xn--" in host:  # (the WHATWG parser lower-cases hosts)
@@ -89,7 +98,7 @@ def _format_url(url: str, props: LinkProperties, detected: tuple[str, str] | Non
         host = userinfo + "@" + host
     if port is not None:
         host += ":" + port
-    if show_scheme:
+    if after_scheme:
         return href, scheme + "://" + host + tail
     display = host + tail
     if userinfo is not None and _SCHEME.match(display):

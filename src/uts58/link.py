@@ -72,8 +72,8 @@ class Host(str):
     'ipv6'
     """
 
-    # (a str subclass may not have slots of its own: ascii and kind live in
-    # the instance dict, written once in __new__)
+    # Slots, no instance dict: ascii and kind are written once, by _host.
+    __slots__ = ("ascii", "kind")
     ascii: str
     kind: HostKind
 
@@ -111,12 +111,18 @@ class Host(str):
         return _host, (str.__str__(self), self.ascii, self.kind)
 
 
-def _host(unicode: str, ascii: str, kind: HostKind, _new: Any = str.__new__) -> Host:
+def _host(
+    unicode: str,
+    ascii: str,
+    kind: HostKind,
+    _new: Any = str.__new__,
+    _set_ascii: Any = Host.__dict__["ascii"].__set__,  # (the slots' own setters: Host.__setattr__ refuses)
+    _set_kind: Any = Host.__dict__["kind"].__set__,
+) -> Host:
     """A Host whose forms and kind are known (detection; unpickling)."""
     host: Host = _new(Host, unicode)
-    fields = host.__dict__
-    fields["ascii"] = ascii
-    fields["kind"] = kind
+    _set_ascii(host, ascii)
+    _set_kind(host, kind)
     return host
 
 
@@ -133,7 +139,8 @@ class Link:
     punycode host, percent-encoding); ``display`` the minimally escaped form
     for people (§4, §5.3).  Both are computed on first use.  ``finder`` is
     the :class:`uts58.Finder` that found the link (None for a link built by
-    hand: the policy checks such a link's host again, D64).  Links are
+    hand: the policy detects its text again and trusts it only if that
+    finds this very link, D64).  Links are
     immutable, picklable, and compare by position, kind and text.
 
     >>> from uts58 import find_links
@@ -171,7 +178,7 @@ class Link:
     ) -> None:
         # A hand-built link: its host's kind and ASCII form are worked out
         # here from the string (a Host passed in is read as its string), and
-        # it has no finder, so the policy validates it again (D64).
+        # it has no finder, so the policy detects it again (D64).
         check_str(host, "host")
         unicode = str.__str__(host)
         _init(self, start, end, kind, text, scheme, Host(unicode, ascii_host or None), None, unicode_version)

@@ -21,12 +21,11 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Literal
 
-from .detection import file_extension_set
+from .detection import Finder, file_extension_set
 from .errors import OptionError
 from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span
 from .link import Host, Link, _detected_link
 from .properties import DEFAULT_UNICODE_VERSION, _module_name
-from .whatwg import ip_host
 
 __all__ = [
     "DEFAULT_FILE_EXTENSIONS",
@@ -38,6 +37,13 @@ __all__ = [
 ]
 
 # Reason codes, stable: callers may store and compare them.
+# UNVERIFIED: a link no finder made whose text does not detect as this link
+# (D64: the default Finder, the link's scheme named, file extensions left to
+# the policy, finds in link.text exactly one link, the whole text, of the
+# same kind, scheme and Host); such a link gets this reason alone.
+# UNKNOWN_TLD and NOT_REGISTRABLE are no longer given (a hand-built link that
+# would fail them is unverified) and stay for callers that compare codes.
+UNVERIFIED = "unverified"
 UNKNOWN_TLD = "unknown-tld"
 NOT_REGISTRABLE = "not-registrable"
 IDENTIFIER_STATUS = "identifier-status"
@@ -70,9 +76,10 @@ class Policy:
     A policy holds policy only: the TLDs accepted and the Unicode version
     are those of the :class:`uts58.Finder` that found the link
     (``link.finder``, D65).  A link detection did not make (a hand-built
-    :class:`uts58.Link`) has its host checked again first: a domain must
-    have a TLD of the default set and be registrable (ICANN Public Suffix
-    List), an IP address must be one (D64).
+    :class:`uts58.Link`) is detected again first: the default
+    :class:`uts58.Finder` (with the link's scheme named, its Unicode
+    version, and file extensions left to the policy) must find in its text exactly that link, else the one reason
+    is ``unverified`` (D64).
 
     * ``identifier_status``: every character of a non-ASCII host label must
       have Identifier_Status=Allowed (UTS #39).
@@ -275,6 +282,13 @@ def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
 
 def _check(link: Link, policy: Policy) -> list[Reason]:
     """:func:`check_link` without argument checks (linkify checks once)."""
+    if link.finder is None:
+        # D64: only a link a finder made is trusted; one built by hand is
+        # checked as the link detection makes of its text, if it is that link.
+        found = _redetected(link)
+        if found is None:
+            return [Reason(UNVERIFIED, f"no finder made this {link.kind!r} link and its text does not detect as it")]
+        link = found
     reasons: list[Reason] = []
     host = link.host
     version = link.unicode_version
@@ -283,10 +297,6 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
     plain = _ASCII_HOST.match(host) is not None  # ASCII letters, digits, hyphens, dots: no label to check
     labels = [] if not is_domain else host.split(".") if plain else _SEPARATORS.split(host)
     tld = labels[-1].lower() if labels else ""
-    if link.finder is None and host:
-        # D64: detection validated the host of every link it made (with its
-        # finder's TLDs); a link built by hand is validated here.
-        reasons += _host_reasons(link, host, tld, version)
     if not host and link.kind == "url":
         # An opaque URL (xmpp:admin@раураl.com, magnet:?dn=…) has no host to
         # parse: every word of it that is not ASCII is checked as a label.
@@ -315,30 +325,40 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
     return reasons
 
 
-def _host_reasons(link: Link, host: Host, tld: str, version: str) -> list[Reason]:
-    """D64: the host of a link detection did not make, validated as
-    detection validates hosts: a domain against the default TLDs and the
-    Public Suffix List, in the A-label form its Host claims; an IP address
-    that parses as one.  (Its kind was worked out from the string when the
-    Link was built, whatever Host was passed in.)"""
-    name = host.unicode
-    if host.kind in ("ipv4", "ipv6"):
-        if ip_host(name) is None:
-            return [Reason(NOT_REGISTRABLE, f"{name} is not an IP address")]
-        return []
-    if host.kind != "domain":
-        return []  # localhost
-    rules = domain_rules(default_tlds(), version)
-    schemed = link.scheme is not None and link.kind == "url"
-    if not schemed and not rules.is_tld(_SEPARATORS.split(name)[-1]):
-        # (after a scheme any TLD of TLD syntax is accepted: D52)
-        return [Reason(UNKNOWN_TLD, f"TLD .{tld} is not in the accepted set")]
-    ascii_name = rules.check(name, any_tld=schemed, single_label=schemed)
-    if ascii_name is None:
-        return [Reason(NOT_REGISTRABLE, f"{name} is not a registrable domain")]
-    if ascii_name != host.ascii.lower():
-        return [Reason(NOT_REGISTRABLE, f"{name} has the A-label form {ascii_name}, not {host.ascii}")]
-    return []
+def _redetected(link: Link) -> Link | None:
+    """D64: the link the default finder (the link's scheme named, its
+    Unicode version, no file extensions) finds in ``link.text``, when that
+    is the whole text and has the kind, scheme and Host of ``link`` (so the
+    same href and display); else None.  Linear in the text: detection stops
+    at the first link, which must start at 0 and end at the end."""
+    kind, text, scheme, host = link.kind, link.text, link.scheme, link.host
+    if kind not in ("url", "email") or not isinstance(text, str) or not isinstance(scheme, str | None):
+        return None
+    finder = _redetector(scheme.lower() if kind == "url" and scheme is not None else None, link.unicode_version)
+    found = None if finder is None else next(finder.find_links(text), None)
+    if found is None or found.start != 0 or found.end != len(text) or found.kind != kind:
+        return None
+    if (found.scheme and found.scheme.lower()) != (scheme and scheme.lower()):
+        return None
+    if (found.host.unicode, found.host.ascii, found.host.kind) != (host.unicode, host.ascii, host.kind):
+        return None
+    return found
+
+
+@lru_cache(maxsize=64)
+def _redetector(scheme: str | None, version: str) -> Finder | None:
+    """The finder a hand-built link is detected again with: the default one
+    of ``version`` (OptionError for a version not bundled), naming
+    ``scheme`` alone; None for a scheme no finder takes (``javascript``,
+    ``file``, … or not scheme syntax).  It leaves file extensions to the
+    policy (``Policy.file_extensions`` checks them, with its own reason)."""
+    finder = Finder(unicode_version=version, file_extensions=())
+    if scheme is None:
+        return finder
+    try:
+        return finder.with_options(schemes={scheme})
+    except OptionError:
+        return None
 
 
 def escape_bidi_controls(display: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
@@ -352,7 +372,7 @@ def escape_bidi_controls(display: str, *, unicode_version: str = DEFAULT_UNICODE
 
 
 def _escape_match(m: re.Match[str]) -> str:
-    from ._kernels_py import percent_escape
+    from ._kernels import percent_escape
 
     return percent_escape(m.group())
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from types import ModuleType
 from typing import Any, Literal, NamedTuple
 
@@ -223,15 +223,9 @@ def _displayer(props: LinkProperties, module: ModuleType | None) -> Callable[[st
 
     if ada is None:
         return python
-    compiled = ada.parse_display
-
-    def fast(url: str, keep_root: bool) -> Display | None:
-        # Parse, split, decode and escape in one compiled call; False: a
-        # URL it leaves to the Python steps (no "//" after the scheme).
-        shown: Display | Literal[False] | None = compiled(engine, url, keep_root)
-        return python(url, keep_root) if shown is False else shown
-
-    return fast
+    # Parse, split, decode and escape in one compiled call; a URL it cannot
+    # split (no "//" after the scheme) goes to the Python steps.
+    return partial(ada.parse_display, engine, python)
 
 
 def normalize(url: str) -> str | None:
