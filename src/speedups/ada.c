@@ -130,6 +130,21 @@ ascii_slice_or_none(const char *href, uint32_t start, uint32_t end)
     return start == NONE_AT ? Py_NewRef(Py_None) : ascii_slice(href, start, end);
 }
 
+/* href, scheme, userinfo (or None), host, port (or None): the first five
+ * fields of both Components and Display; 0, or -1 with an exception. */
+static int
+head_fields(const Split *sp, PyObject **fields)
+{
+    const char *href = sp->href;
+    if ((fields[0] = ascii_slice(href, 0, sp->n)) == NULL || (fields[1] = ascii_slice(href, 0, sp->scheme_end)) == NULL ||
+        (fields[2] = ascii_slice_or_none(href, sp->user_start, sp->user_end)) == NULL ||
+        (fields[3] = ascii_slice(href, sp->host_start, sp->host_end)) == NULL ||
+        (fields[4] = sp->port_end > sp->host_end ? ascii_slice(href, sp->host_end + 1, sp->port_end)
+                                                 : Py_NewRef(Py_None)) == NULL)
+        return -1;
+    return 0;
+}
+
 /* cls(*fields), a namedtuple, as cls._make does.  Once the tuple exists it
  * owns the n fields (they are set to NULL); before that they stay the
  * caller's to release. */
@@ -187,12 +202,7 @@ Ada_parse(Ada *self, PyObject *url)
         goto done;
     }
     const char *href = sp.href;
-    if ((fields[0] = ascii_slice(href, 0, sp.n)) == NULL || (fields[1] = ascii_slice(href, 0, sp.scheme_end)) == NULL ||
-        (fields[2] = ascii_slice_or_none(href, sp.user_start, sp.user_end)) == NULL ||
-        (fields[3] = ascii_slice(href, sp.host_start, sp.host_end)) == NULL ||
-        (fields[4] = sp.port_end > sp.host_end ? ascii_slice(href, sp.host_end + 1, sp.port_end)
-                                               : Py_NewRef(Py_None)) == NULL ||
-        (fields[5] = ascii_slice(href, sp.port_end, sp.path_end)) == NULL ||
+    if (head_fields(&sp, fields) < 0 || (fields[5] = ascii_slice(href, sp.port_end, sp.path_end)) == NULL ||
         (fields[6] = ascii_slice_or_none(href, sp.query_start, sp.query_end)) == NULL ||
         (fields[7] = ascii_slice_or_none(href, sp.fragment_start, sp.n)) == NULL)
         goto done;
@@ -291,11 +301,7 @@ Ada_parse_display(Ada *self, PyObject *const *args, Py_ssize_t nargs)
         lens[PATH] = end - from;
     }
     if (u58_display_tail_into(engine, bufs, lens, &o) < 0 || (fields[5] = out_str(&o)) == NULL ||
-        (fields[0] = ascii_slice(href, 0, sp.n)) == NULL || (fields[1] = ascii_slice(href, 0, sp.scheme_end)) == NULL ||
-        (fields[2] = ascii_slice_or_none(href, sp.user_start, sp.user_end)) == NULL ||
-        (fields[3] = ascii_slice(href, sp.host_start, sp.host_end)) == NULL ||
-        (fields[4] = sp.port_end > sp.host_end ? ascii_slice(href, sp.host_end + 1, sp.port_end)
-                                               : Py_NewRef(Py_None)) == NULL)
+        head_fields(&sp, fields) < 0)
         goto done;
     result = make_tuple(self->display, fields, 6);
 done:

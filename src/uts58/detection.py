@@ -81,20 +81,26 @@ _CJK = re.compile(
 )
 
 
-class FinderOptions(TypedDict, total=False):
-    """The keyword arguments of :func:`find_links` (and of :class:`Finder`),
-    for type checkers: a misspelt option is an error (``requires_scheme=``)."""
+class DetectionOptions(TypedDict, total=False):
+    """The detection options that every entry point takes as keyword
+    arguments, for type checkers (a misspelt option is an error)."""
 
-    urls: bool
-    emails: bool
     schemes: Iterable[str]
     require_scheme: bool
     known_tlds: Iterable[str] | None
     bare_ipv4: bool
     bare_localhost: bool
     single_label_hosts: bool
-    file_extensions: Iterable[str] | None
     unicode_version: str
+
+
+class FinderOptions(DetectionOptions, total=False):
+    """The keyword arguments of :func:`find_links` (and of :class:`Finder`),
+    for type checkers: a misspelt option is an error (``requires_scheme=``)."""
+
+    urls: bool
+    emails: bool
+    file_extensions: Iterable[str] | None
 
 
 OPTION_NAMES = (

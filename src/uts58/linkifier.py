@@ -13,11 +13,11 @@ import html
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._checks import check_str
 from ._kernels import escape_html as _escape_html
-from .detection import FORBIDDEN_SCHEMES, Finder, Link, finder_for, resolve_finder
+from .detection import FORBIDDEN_SCHEMES, DetectionOptions, Finder, Link, finder_for, resolve_finder
 from .errors import OptionError
 from .markdown_text import escape_text, markdown_link
 from .security import Policy, admitted, escape_bidi_controls
@@ -39,18 +39,10 @@ _HREF_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _CONTROL_OR_SPACE = re.compile(r"[\x00-\x20\x7f]")  # never in a serialized URL
 
 
-class LinkifyOptions(TypedDict, total=False):
+class LinkifyOptions(DetectionOptions, total=False):
     """The detection options :func:`linkify` takes as keyword arguments
     (those of :class:`uts58.Finder` but ``urls`` and ``emails``, which
     ``kinds`` says, and ``file_extensions``, which the policy's are)."""
-
-    schemes: Iterable[str]
-    require_scheme: bool
-    known_tlds: Iterable[str] | None
-    bare_ipv4: bool
-    bare_localhost: bool
-    single_label_hosts: bool
-    unicode_version: str
 
 
 _OPTION_NAMES = frozenset(LinkifyOptions.__annotations__)
