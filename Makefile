@@ -1,33 +1,47 @@
 # Two commands do all set-up on a fresh machine with only Python and pip:
-#   make demo   -- create .venv, install, run the CLI on the bundled samples
-#   make test   -- create .venv if needed, install, run the whole test suite
+#   make demo   -- create .venv, install uts58 alone (no dev tools), run the CLI on the bundled samples
+#   make test   -- create .venv if needed, install uts58 with the dev extras, run the whole test suite
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
+PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+# D77: two installs into the one .venv, each with its own stamp.  The runtime
+# one (uts58, its three dependencies, the C accelerator) is all the demo
+# needs; the dev one adds the test tools and every integration the tests
+# exercise, and includes the runtime one, so it touches both stamps: demo
+# after test installs nothing (and so downgrades nothing), test after demo
+# installs the dev extras.
+RUNTIME_STAMP := $(VENV)/.installed-runtime
+DEV_STAMP     := $(VENV)/.installed-dev
+# Reinstall when the project metadata or the C accelerator changes; the
+# install is editable, so Python source changes need no reinstall.
+INSTALL_INPUTS := pyproject.toml setup.py $(wildcard src/speedups/*.c src/speedups/*.h)
 
 .PHONY: demo test lint bench fuzz tables check-tables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall when the project metadata or the C accelerator changes; the
-# install is editable, so Python source changes need no reinstall.
-$(STAMP): pyproject.toml setup.py $(wildcard src/speedups/*.c src/speedups/*.h) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-	touch $(STAMP)
+$(RUNTIME_STAMP): $(INSTALL_INPUTS) | $(BIN)/python
+	$(PIP) -e .
+	touch $(RUNTIME_STAMP)
 
-demo: $(STAMP)
+$(DEV_STAMP): $(INSTALL_INPUTS) | $(BIN)/python
+	$(PIP) -e '.[dev]'
+	touch $(RUNTIME_STAMP) $(DEV_STAMP)
+
+demo: $(RUNTIME_STAMP)
+	$(BIN)/uts58 --version
 	$(BIN)/uts58 detect examples/sample.txt
 	$(BIN)/uts58 detect --json examples/sample.txt
 	$(BIN)/uts58 linkify examples/sample.txt
 	$(BIN)/uts58 format --file examples/urls.txt
 	$(BIN)/uts58 conformance
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	for f in src/speedups/*.c; do \
 	  $(CC) -fsyntax-only -std=c11 -Wall -Wextra -Wpedantic -Werror \
 	    -I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" $$f || exit 1; \
@@ -36,8 +50,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests tools bench
 	$(BIN)/mypy
 
-bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
+bench: $(DEV_STAMP)
+	$(PIP) -e '.[dev,bench]'
 	$(BIN)/python bench/realtext.py build --install
 	$(BIN)/python bench/precision.py setup || echo "JS peers not installed: their rows say why"
 	$(BIN)/python bench/run.py --write
@@ -45,8 +59,8 @@ bench: $(STAMP)
 # Fuzzing: atheris on each target for FUZZ_SECONDS, then the Hypothesis
 # properties with the long profile.  Crashes are written to fuzz/crashes/.
 FUZZ_SECONDS ?= 150
-fuzz: $(STAMP)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check atheris
+fuzz: $(DEV_STAMP)
+	$(PIP) atheris
 	mkdir -p fuzz/crashes fuzz/corpus
 	for t in find_links format_url linkify linkify_html; do \
 	  mkdir -p fuzz/corpus/$$t; \
@@ -58,10 +72,10 @@ fuzz: $(STAMP)
 # Regenerate the property tables (src/uts58/_tables/) from the Unicode files
 # in tools/data/<version>/ (generator inputs, not shipped: D67); check-tables
 # fails if a committed table differs from what the inputs give.
-tables: $(STAMP)
+tables: $(DEV_STAMP)
 	$(BIN)/python tools/gen_tables.py
 
-check-tables: $(STAMP)
+check-tables: $(DEV_STAMP)
 	$(BIN)/python tools/gen_tables.py --check
 
 clean:

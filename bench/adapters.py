@@ -14,6 +14,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 
 import corpus
@@ -100,6 +101,24 @@ def _cli(command: str) -> Callable[[str], object]:
     return run
 
 
+def _dask_parquet() -> Callable[[str], object]:
+    """add_link_columns on one row per comma-separated piece (two links each),
+    written with to_parquet on the synchronous scheduler (so that its CPU time is this process's)."""
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    from uts58.dask import add_link_columns
+
+    def run(text: str) -> object:
+        ddf = dd.from_pandas(pd.DataFrame({"body": text.split(",")}), npartitions=4)
+        with tempfile.TemporaryDirectory() as out, dask.config.set(scheduler="sync"):
+            add_link_columns(ddf, "body").to_parquet(out)
+        return out
+
+    return run
+
+
 ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     "markdown-it plugin, one paragraph": _markdown_it,
     "markdown-it plugin, one paragraph, URLs with a scheme": _markdown_it,
@@ -112,6 +131,7 @@ ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     "template filter (rel, target)": _template,
     "find_links_in_stream, 4 KiB chunks": lambda: _stream,
     "linkify, one paragraph (reference)": lambda: uts58.linkify,
+    "Dask add_link_columns → to_parquet, one row per two links": _dask_parquet,
 }
 
 

@@ -26,6 +26,7 @@ back to back in each round and take the median of the rounds' ratios.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import operator
 import platform
@@ -254,6 +255,35 @@ def _probe(code: str, env: dict[str, str] | None = None) -> object:
     return json.loads(done.stdout)
 
 
+def bench_offsets() -> tuple[list[str], bool]:
+    """link_offsets (D73): the links of one non-ASCII text in UTF-8 bytes and
+    UTF-16 units, in one pass; time per link must stay flat."""
+    from uts58.offsets import link_offsets
+
+    sizes = [10_000, 20_000, 40_000, 80_000]
+    chunk = "😀 see bücher.de/straße and x@example.org; "
+    rows, ok = [], True
+    for unit in ("utf8", "utf16"):
+        texts = [chunk * (n // 2) for n in sizes]
+        links = [[(link.start, link.end) for link in uts58.find_links(t)] for t in texts]
+        jobs = [lambda t=t, ls=ls, u=unit: link_offsets(t, ls, u) for t, ls in zip(texts, links, strict=True)]
+        # As timeit does: no cyclic GC during the timings, whose passes over
+        # the (large, long-lived) input lists would be charged to the bigger sizes.
+        gc.collect()
+        gc.disable()
+        try:
+            times, ratios = doubling(jobs, sizes, rounds=5)
+        finally:
+            gc.enable()
+        met = max(ratios) <= 2.3
+        ok &= met
+        rows.append(
+            f"| link_offsets {unit}, {sizes[0]:,} → {sizes[-1]:,} links | {sizes[-1] / times[-1]:,.0f} links/s "
+            f"| doubling ratios {', '.join(f'{r:.2f}' for r in ratios)} (≤ 2.3: {'met' if met else 'NOT MET'}) |"
+        )
+    return rows, ok
+
+
 def bench_start_up() -> tuple[list[str], bool]:
     """Import time and first call (best of 5 fresh interpreters), and the
     memory of everything loaded (tracemalloc, which slows the run down)."""
@@ -309,6 +339,7 @@ def main() -> int:
         bench_find_email_start,
         bench_find_links,
         bench_linkify,
+        bench_offsets,
         bench_linkify_html,
         bench_adapters,
         bench_peers,

@@ -11,7 +11,9 @@ The top level holds what applications use:
 * the algorithms and properties of the standard that other code builds on:
   :func:`find_link_end` (§3.5.1), :func:`find_email_start` (§5.2),
   :func:`link_term`, :func:`link_bracket`, :func:`is_link_email` (§3.4, §5.1);
-* the errors, all subclasses of :class:`UTS58Error` (a ValueError).
+* the errors, all subclasses of :class:`UTS58Error` (a ValueError);
+* :func:`accelerated`: whether the C kernels are in use (``uts58 --version``
+  also says why not).
 
 Everything else is public in the module named for its part of the standard
 (``uts58.escaping.minimal_escape_parts``, ``uts58.termination.OPEN_STACK_LIMIT``,
@@ -68,6 +70,8 @@ _EXPORTS = {
     "TLDListError": "errors",
     "ConformanceFileError": "errors",
     "DecodeError": "errors",
+    # the kernels in use: a function, not a flag, so that it is never stale (D78)
+    "accelerated": "_kernels",
 }
 
 # Names that were at the top level before 0.2: still found there, with a
@@ -111,6 +115,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
+    from ._kernels import accelerated as accelerated
     from .detection import DEFAULT_SCHEMES as DEFAULT_SCHEMES
     from .detection import Finder as Finder
     from .detection import find_emails as find_emails

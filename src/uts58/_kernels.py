@@ -76,7 +76,16 @@ def speedups() -> ModuleType | None:
 
 
 def accelerated() -> bool:
-    """Whether the C kernels are in use."""
+    """Whether the C kernels are in use; public as ``uts58.accelerated()``.
+
+    False where ``uts58._speedups`` was not built (no C compiler at install
+    time) or ``UTS58_PURE_PYTHON`` is set: the results are the same, only
+    slower.  A function, asked each time, so never stale after
+    :func:`use_python`; ``uts58 --version`` also says why not (D78).
+
+    >>> accelerated() == (status() == "on")
+    True
+    """
     return _active[0] is not None
 
 

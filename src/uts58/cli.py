@@ -22,6 +22,7 @@ from .email import format_email
 from .errors import DecodeError
 from .formatting import format_url
 from .linkifier import linkify
+from .offsets import UNITS, link_offsets, unit_length
 from .parallel import DEFAULT_BLOCK, Block, detect_blocks, plan_blocks
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, check_link
@@ -158,6 +159,8 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise CLIError("--jobs must be at least 1")
     if args.block_size < 1:
         raise CLIError("--block-size must be at least 1")
+    if args.offsets != "codepoints" and not args.json:
+        raise CLIError("--offsets applies to --json output only")
     names = args.files or [STDIN]
     # Check every file before writing anything: an unreadable or undecodable
     # input stops the command with no partial output.
@@ -179,20 +182,22 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             for piece in _pieces_of(names[i], args.errors):
                 links = finder.records(piece)
                 _write_links(out, args, piece, links, names[i] if many else None, base)
-                base += len(piece)
+                base += unit_length(piece, args.offsets)
             i += 1
             continue
         j = i  # a run of regular files: their blocks go to the pool together
         while j < len(names) and not streamed[j]:
             j += 1
         blocks = [block for plan in plans[i:j] for block in plan]
-        results = detect_blocks(blocks, finder=finder, jobs=args.jobs, keep_text=not args.json, errors=args.errors)
-        offset = 0  # characters before the block in its file
+        # --offsets utf8|utf16 converts with the block's text, so it comes back (D74).
+        keep_text = not args.json or args.offsets != "codepoints"
+        results = detect_blocks(blocks, finder=finder, jobs=args.jobs, keep_text=keep_text, errors=args.errors)
+        offset = 0  # characters (--offsets: units) before the block in its file
         for result in results:
             if result.block.start == 0:
                 offset = 0  # the first block of the next file
             _write_links(out, args, result.text, result.links, result.block.path if many else None, offset)
-            offset += result.chars
+            offset += result.chars if result.text is None else unit_length(result.text, args.offsets)
             progress(result.block.end - result.block.start)
         i = j
     progress(None)
@@ -203,8 +208,12 @@ def _write_links(
     out: TextIO, args: argparse.Namespace, text: str | None, links: list[dict[str, Any]], name: str | None, base: int
 ) -> None:
     if args.json:
-        for record in links:
-            record = {**record, "start": record["start"] + base, "end": record["end"] + base}
+        spans = [(r["start"], r["end"]) for r in links]
+        if args.offsets != "codepoints":  # D74
+            assert text is not None
+            spans = link_offsets(text, spans, args.offsets)
+        for record, (start, end) in zip(links, spans, strict=True):
+            record = {**record, "start": start + base, "end": end + base}
             if name is not None:
                 record = {"file": name, **record}  # D33
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -388,7 +397,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("detect", help="find URLs and email addresses in text files (or standard input)")
     p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - (or none): standard input, streamed")
-    p.add_argument("--json", action="store_true", help="print one JSON object per link instead of the marked text")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per link instead of the marked text; its start and end count code points"
+        " unless --offsets says otherwise",
+    )
+    p.add_argument(
+        "--offsets",
+        choices=UNITS,
+        default="codepoints",
+        help="what start and end count in --json: codepoints (Python; the default), utf16 (code units:"
+        " JavaScript, Java, .NET) or utf8 (bytes: Bluesky facets, Rust, Go), in the text as read",
+    )
     p.add_argument("--only", choices=("urls", "emails"), help="report only this kind of link")
     p.add_argument("-j", "--jobs", type=int, default=1, help="processes to use (default: %(default)s)")
     p.add_argument(

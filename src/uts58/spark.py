@@ -2,17 +2,28 @@
 
 ::
 
+    import os, sys
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers run this interpreter (a virtualenv's)
+
     from pyspark.sql import SparkSession
     from uts58.spark import links_udf
 
     spark = SparkSession.builder.getOrCreate()
     df = spark.createDataFrame([("see bücher.de",), ("x@example.com",)], ["body"])
-    df.withColumn("links", links_udf()("body")).show(truncate=False)
+    df.withColumn("links", links_udf()("body")).write.parquet("links.parquet")
 
-Each row gets an array of structs (start, end, kind, text, href, display).  Batches
-of rows travel as Arrow record batches to Python workers, where uts58 runs
-once per batch.  PySpark is not a dependency of uts58 (nor installed by
-``make test``; its test runs where PySpark is installed).
+Each row gets an array of structs (start, end, kind, text, href, display):
+:func:`links_type`, the same type as the ``links`` column of
+:func:`uts58.dask.add_link_columns` (D75).  Batches of rows travel as Arrow
+record batches to Python workers, where uts58 runs once per batch.  The
+workers start the interpreter named by ``PYSPARK_PYTHON`` (``python3`` on
+the ``PATH`` when it is unset), which must be one where uts58 is installed:
+in a virtualenv, set it before the session starts (D76).  PySpark is not a
+dependency of uts58 (nor installed by ``make test``; its tests run where
+PySpark and Java are installed).
+
+>>> LINK_SCHEMA[:44]
+'array<struct<start:bigint,end:bigint,kind:st'
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd  # PySpark resolves the UDF's type hints in this module
 
+from ._schema import spark_ddl, spark_type
 from .detection import Finder, FinderOptions, resolve_finder
 
 if sys.version_info >= (3, 11):
@@ -29,19 +41,29 @@ if sys.version_info >= (3, 11):
 elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
     from typing_extensions import Unpack
 
-__all__ = ["LINK_SCHEMA", "links_udf"]
+__all__ = ["LINK_SCHEMA", "links_type", "links_udf"]
 
-LINK_SCHEMA = "array<struct<start:int,end:int,kind:string,text:string,href:string,display:string>>"
+# The links column's type as a Spark DDL string, from the same fields as links_type() (D75).
+LINK_SCHEMA = spark_ddl()
+
+
+def links_type() -> Any:
+    """The Spark type of the links column, ``ArrayType(StructType([...]))``
+    with the fields start and end (``LongType``), kind, text, href and
+    display (``StringType``); what :func:`links_udf` returns (D75)."""
+    return spark_type()
 
 
 def links_udf(finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Any:
-    """A pandas UDF from a string column to its links, found with ``finder``
-    (pickled to the workers) or the options of :func:`uts58.find_links`."""
+    """A pandas UDF from a string column to its links (of type
+    :func:`links_type`; a missing value has an empty array), found with
+    ``finder`` (pickled to the workers) or the options of
+    :func:`uts58.find_links`."""
     from pyspark.sql.functions import pandas_udf
 
     found = resolve_finder(finder, options, "links_udf")  # checked on the driver
 
-    @pandas_udf(LINK_SCHEMA)  # type: ignore[misc,untyped-decorator,unused-ignore]
+    @pandas_udf(links_type())  # type: ignore[misc,untyped-decorator,unused-ignore]
     def links(texts: pd.Series) -> pd.Series:
         return texts.map(found.records)
 
