@@ -442,3 +442,13 @@ def test_the_cjk_adjustment_keeps_trust_and_the_finder() -> None:
     by_hand = adjust_cjk_start(text, Link(0, 18, "url", text[:18], None, text[:18]))
     assert by_hand is not None and by_hand.finder is None and by_hand.text == "example.com"
     assert codes(by_hand) == []
+
+
+def test_email_forms_come_together_and_never_crash() -> None:
+    # href and display are made in one step (Link._forms); a hand-built email
+    # with an empty local-part (which detection never reports) gets a quoted
+    # one in its display rather than an IndexError.
+    link = Link(0, 6, "email", "@x.com", None, "x.com")
+    assert (link.href, link.display) == ("mailto:@x.com", '""@x.com')
+    detected = next(find_links("mail x@bücher.de"))
+    assert (detected.display, detected.href) == ("x@bücher.de", "mailto:x@xn--bcher-kva.de")

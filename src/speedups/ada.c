@@ -130,6 +130,17 @@ ascii_slice_or_none(const char *href, uint32_t start, uint32_t end)
     return start == NONE_AT ? Py_NewRef(Py_None) : ascii_slice(href, start, end);
 }
 
+/* The UTF-8 of a str URL; NULL with no exception set for a str with lone
+ * surrogates (which no URL holds), NULL with one for any other failure. */
+static const char *
+url_utf8(PyObject *url, Py_ssize_t *size)
+{
+    const char *data = PyUnicode_AsUTF8AndSize(url, size);
+    if (data == NULL && PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+        PyErr_Clear();
+    return data;
+}
+
 /* href, scheme, userinfo (or None), host, port (or None): the first five
  * fields of both Components and Display; 0, or -1 with an exception. */
 static int
@@ -181,13 +192,9 @@ Ada_parse(Ada *self, PyObject *url)
         PyErr_Format(PyExc_TypeError, "url must be a str, not %.100s", Py_TYPE(url)->tp_name);
         return NULL;
     }
-    const char *data = PyUnicode_AsUTF8AndSize(url, &size);
-    if (data == NULL) {  /* lone surrogates: not a URL */
-        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
-            return NULL;
-        PyErr_Clear();
-        Py_RETURN_NONE;
-    }
+    const char *data = url_utf8(url, &size);
+    if (data == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);  /* (lone surrogates: not a URL) */
     Split sp = {0};
     PyObject *fields[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     PyObject *result = NULL;
@@ -260,13 +267,9 @@ Ada_parse_display(Ada *self, PyObject *const *args, Py_ssize_t nargs)
     if (keep_root < 0)
         return NULL;
     Py_ssize_t size;
-    const char *data = PyUnicode_AsUTF8AndSize(args[2], &size);
-    if (data == NULL) {  /* lone surrogates: not a URL */
-        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
-            return NULL;
-        PyErr_Clear();
-        Py_RETURN_NONE;
-    }
+    const char *data = url_utf8(args[2], &size);
+    if (data == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);  /* (lone surrogates: not a URL) */
     Split sp = {0};
     PyObject *result = NULL, *fields[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     Py_UCS4 *bufs[3] = {NULL, NULL, NULL};

@@ -98,7 +98,8 @@ def format_email(address: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION
 def _display(prefix: str, local: str, domain: str, props: LinkProperties) -> str:
     """§5.3 (D15): the unquoted local-part, bare when §5.2 detects it whole,
     else quoted; ``domain`` is already in display form."""
-    bare = props.email_chars.fullmatch(local) and local[0] != "." and local[-1] != "." and ".." not in local
+    # (an empty local-part, which only a hand-built Link can have, is quoted: "")
+    bare = local and props.email_chars.fullmatch(local) and local[0] != "." and local[-1] != "." and ".." not in local
     if not bare:
         local = '"' + local.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return prefix + local + "@" + domain

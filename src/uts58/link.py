@@ -251,28 +251,26 @@ class Link:
     def href(self) -> str:
         """Absolute ASCII URL (``https://`` or ``mailto:`` added when implied)."""
         href: str | None = self._href
-        if href is None:
-            if self.kind == "email":
-                local = self._email_split()[1]
-                href = "mailto:" + quote(local, safe=_MAILTO_SAFE) + "@" + self.host.ascii
-                object.__setattr__(self, "_href", href)
-            else:
-                href = self._url_forms()[0]
-        return href
+        return href if href is not None else self._forms()[0]
 
     @property
     def display(self) -> str:
         """Minimally escaped form for display (UTS #58 §4, §5.3)."""
         display: str | None = self._display
-        if display is None:
-            if self.kind == "email":
-                # Detection validated the domain: its display form is the host.
-                prefix, local = self._email_split()
-                display = _email_display(prefix, local, self.host.unicode, link_properties(self._version))
-                object.__setattr__(self, "_display", display)
-            else:
-                display = self._url_forms()[1]
-        return display
+        return display if display is not None else self._forms()[1]
+
+    def _forms(self) -> tuple[str, str]:
+        """(href, display), computed together on first use and kept."""
+        href, display = self._email_forms() if self.kind == "email" else self._url_forms()
+        object.__setattr__(self, "_href", href)
+        object.__setattr__(self, "_display", display)
+        return href, display
+
+    def _email_forms(self) -> tuple[str, str]:
+        # Detection validated the domain: its forms are the host's.
+        prefix, local = self._email_split()
+        href = "mailto:" + quote(local, safe=_MAILTO_SAFE) + "@" + self.host.ascii
+        return href, _email_display(prefix, local, self.host.unicode, link_properties(self._version))
 
     def _email_split(self) -> tuple[str, str]:
         """("mailto:" as written or "", local-part) of an email link."""
@@ -299,8 +297,6 @@ class Link:
             display = display[len("http://") :]
         else:
             href, display = _format_url(self.text, props, (host.ascii, host.unicode))
-        object.__setattr__(self, "_href", href)
-        object.__setattr__(self, "_display", display)
         return href, display
 
 
