@@ -41,6 +41,7 @@ _EXPORTS = {
     "find_links": "detection",
     "find_urls": "detection",
     "find_emails": "detection",
+    "has_links": "detection",
     "Finder": "detection",
     "DEFAULT_SCHEMES": "detection",
     "Link": "link",
@@ -121,6 +122,7 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from .detection import find_emails as find_emails
     from .detection import find_links as find_links
     from .detection import find_urls as find_urls
+    from .detection import has_links as has_links
     from .email import find_email_start as find_email_start
     from .email import format_email as format_email
     from .errors import AddressError as AddressError

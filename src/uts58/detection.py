@@ -19,10 +19,10 @@ import re
 import sys
 import unicodedata
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from ._checks import check_str
 from .email import _find_email_start
@@ -50,7 +50,18 @@ if sys.version_info >= (3, 11):
 elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
     from typing_extensions import Unpack
 
-__all__ = ["DEFAULT_SCHEMES", "Finder", "FinderOptions", "Link", "find_emails", "find_links", "find_urls"]
+__all__ = [
+    "DEFAULT_SCHEMES",
+    "Finder",
+    "FinderOptions",
+    "Link",
+    "Span",
+    "find_emails",
+    "find_links",
+    "find_urls",
+    "has_links",
+    "spans",
+]
 
 DEFAULT_SCHEMES = frozenset({"http", "https", "ftp"})
 # Schemes that run code or read local files: never linked, whatever the caller asks.
@@ -79,6 +90,39 @@ _CJK = re.compile(
     "[\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u318f\u31a0-\u31ff\u3400-\u4dbf"
     "\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uffdc\U00020000-\U0003ffff]"
 )
+
+
+class Span(NamedTuple):
+    """Where a link is, and its kind: what :func:`spans` gives, without
+    the :class:`Link` (its text, host, href, display)."""
+
+    start: int
+    end: int
+    kind: Kind
+
+
+class _Found(Protocol):
+    """What the scanner makes of a link: a :class:`Link`, or for
+    :func:`spans` a :class:`_Place` (the same fields, nothing built)."""
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def kind(self) -> Kind: ...
+    @property
+    def scheme(self) -> str | None: ...
+
+
+class _Place(NamedTuple):
+    start: int
+    end: int
+    kind: Kind
+    scheme: str | None
+
+
+_T = TypeVar("_T", bound=_Found)
 
 
 class DetectionOptions(TypedDict, total=False):
@@ -236,17 +280,27 @@ class Finder:
         """The URLs and email addresses in ``text``, in order, never
         overlapping (of the kinds ``urls`` and ``emails`` ask for)."""
         check_str(text, "text")
-        return _Scanner(text, self).links(self.urls, self.emails)
+        return _Scanner(text, self, _link_of).links(self.urls, self.emails)
 
     def find_urls(self, text: str) -> Iterator[Link]:
         """:meth:`find_links`, URLs only."""
         check_str(text, "text")
-        return _Scanner(text, self).links(self.urls, False)
+        return _Scanner(text, self, _link_of).links(self.urls, False)
 
     def find_emails(self, text: str) -> Iterator[Link]:
         """:meth:`find_links`, email addresses only."""
         check_str(text, "text")
-        return _Scanner(text, self).links(False, self.emails)
+        return _Scanner(text, self, _link_of).links(False, self.emails)
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """:meth:`find_links` as ``(start, end, kind)`` only: no :class:`Link` is made."""
+        check_str(text, "text")  # (here, at the call: the loop below runs at the first next())
+        return (Span(p.start, p.end, p.kind) for p in _Scanner(text, self, _place_of).links(self.urls, self.emails))
+
+    def has_links(self, text: str) -> bool:
+        """Whether :meth:`find_links` finds a link: the scan stops at the first."""
+        check_str(text, "text")
+        return next(_Scanner(text, self, _place_of).links(self.urls, self.emails), None) is not None
 
     def records(self, text: object) -> list[dict[str, Any]]:
         """The links of ``text`` as plain records (:meth:`Link.as_dict`:
@@ -259,7 +313,7 @@ class Finder:
         """
         if not isinstance(text, str):
             return []
-        return [link.as_dict() for link in _Scanner(text, self).links(self.urls, self.emails)]
+        return [link.as_dict() for link in _Scanner(text, self, _link_of).links(self.urls, self.emails)]
 
 
 _DEFAULTS: dict[str, object] = {
@@ -409,7 +463,7 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
     """
     check_str(text, "text")
     found = resolve_finder(finder, options, "find_links")
-    return _Scanner(text, found).links(found.urls, found.emails)
+    return _Scanner(text, found, _link_of).links(found.urls, found.emails)
 
 
 def find_urls(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
@@ -422,7 +476,7 @@ def find_urls(text: str, finder: Finder | None = None, **options: Unpack[FinderO
         raise TypeError("find_urls() got an unexpected keyword argument 'emails'")
     check_str(text, "text")
     found = resolve_finder(finder, options, "find_urls")
-    return _Scanner(text, found).links(found.urls, False)
+    return _Scanner(text, found, _link_of).links(found.urls, False)
 
 
 def find_emails(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
@@ -435,7 +489,32 @@ def find_emails(text: str, finder: Finder | None = None, **options: Unpack[Finde
         raise TypeError("find_emails() got an unexpected keyword argument 'urls'")
     check_str(text, "text")
     found = resolve_finder(finder, options, "find_emails")
-    return _Scanner(text, found).links(False, found.emails)
+    return _Scanner(text, found, _link_of).links(False, found.emails)
+
+
+def spans(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Span]:
+    """The links of :func:`find_links` as ``(start, end, kind)`` tuples
+    (:class:`Span`), without making :class:`Link` objects: what an editor
+    or a tokenizer needs to mark or skip the links.  The same options.
+
+    >>> text = "Mail x@example.com or see bücher.de."
+    >>> [(text[start:end], kind) for start, end, kind in spans(text)]
+    [('x@example.com', 'email'), ('bücher.de', 'url')]
+    """
+    check_str(text, "text")
+    return resolve_finder(finder, options, "spans").spans(text)
+
+
+def has_links(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> bool:
+    """Whether ``text`` holds a link that :func:`find_links` would find,
+    stopping at the first one (a moderation rule, a "contains links" flag).
+    The same options.
+
+    >>> has_links("see example.com"), has_links("see example.com", urls=False), has_links("x@example.com")
+    (True, False, True)
+    """
+    check_str(text, "text")
+    return resolve_finder(finder, options, "has_links").has_links(text)
 
 
 @lru_cache(maxsize=64)
@@ -456,7 +535,15 @@ def _candidate_pattern(
     return re.compile("|".join(alternatives))
 
 
-class _Scanner:
+def _link_of(text: str, finder: Finder, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> Link:
+    return _detected_link(finder, start, end, kind, text[start:end], scheme, host)
+
+
+def _place_of(text: str, finder: Finder, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _Place:
+    return _Place(start, end, kind, scheme)
+
+
+class _Scanner(Generic[_T]):
     """One left-to-right pass over a text.
 
     Each handler looks at one candidate and returns ``(link, resume)``:
@@ -466,8 +553,11 @@ class _Scanner:
     no link may start before it.
     """
 
-    def __init__(self, text: str, finder: Finder) -> None:
+    def __init__(
+        self, text: str, finder: Finder, make: Callable[[str, Finder, int, int, Kind, str | None, Host], _T]
+    ) -> None:
         self.text = text
+        self.make = make  # a Link, or only its place (spans)
         self.finder = finder
         self.props = finder._props
         self.rules = finder._rules
@@ -483,7 +573,7 @@ class _Scanner:
         self.run_pieces: deque[tuple[int, int]] = deque()
         self.message_id_end = 0  # after the ">" of the last Message-ID (D55)
 
-    def links(self, urls: bool, emails: bool) -> Iterator[Link]:
+    def links(self, urls: bool, emails: bool) -> Iterator[_T]:
         text = self.text
         search = self.candidate.search
         pos = 0
@@ -518,12 +608,12 @@ class _Scanner:
         m = _PORT.match(self.text, i)
         return m.end() if m is not None and int(m.group(1)) <= 65535 else i
 
-    def _url(self, start: int, host_end: int, host: Host, scheme: str | None) -> Link:
+    def _url(self, start: int, host_end: int, host: Host, scheme: str | None) -> _T:
         end = _find_link_end(self.text, self._port_end(host_end), self.props)
-        return _detected_link(self.finder, start, end, "url", self.text[start:end], scheme, host)
+        return self.make(self.text, self.finder, start, end, "url", scheme, host)
 
-    def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> Link:
-        return _detected_link(self.finder, start, end, kind, self.text[start:end], scheme, host)
+    def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _T:
+        return self.make(self.text, self.finder, start, end, kind, scheme, host)
 
     def _body_end(self, i: int) -> int:
         """Where §3.5.1 ends ``text[i:]`` read as a path: the end of an opaque
@@ -582,7 +672,7 @@ class _Scanner:
 
     # -- candidates ----------------------------------------------------
 
-    def _schemed(self, at: int) -> tuple[Link | None, int]:
+    def _schemed(self, at: int) -> tuple[_T | None, int]:
         """``://`` at ``at``: a URL with a scheme."""
         text = self.text
         h = at + 3
@@ -625,7 +715,7 @@ class _Scanner:
         link = self._url(start, host_end, _host(unicode_host, ascii_host, _schemed_kind(ascii_host)), scheme)
         return link, link.end
 
-    def _opaque(self, at: int, found: str) -> tuple[Link | None, int]:
+    def _opaque(self, at: int, found: str) -> tuple[_T | None, int]:
         """``scheme:`` of an enabled scheme without ``//`` (``tel:``, ``magnet:?``)."""
         colon = at + len(found) - 1
         if at < self.floor:
@@ -639,7 +729,7 @@ class _Scanner:
         link = self._link(at, end, "url", self.text[at:colon], NO_HOST)
         return link, end
 
-    def _localhost(self, at: int) -> tuple[Link | None, int]:
+    def _localhost(self, at: int) -> tuple[_T | None, int]:
         """``localhost:PORT`` without a scheme (``bare_localhost``)."""
         host_end = at + len("localhost")
         if at < self.floor or self._glued_before(at) or self._port_end(host_end) == host_end:
@@ -647,7 +737,7 @@ class _Scanner:
         link = self._url(at, host_end, _LOCALHOST, None)
         return link, link.end
 
-    def _bare(self, at: int, pos: int) -> tuple[Link | None, int]:
+    def _bare(self, at: int, pos: int) -> tuple[_T | None, int]:
         """A label separator at ``at``: maybe a domain without a scheme."""
         text = self.text
         if at < self.run_end:
@@ -680,7 +770,7 @@ class _Scanner:
         self.run_end = e
         return None, e
 
-    def _bare_host(self, s: int, b: int) -> Link | None:
+    def _bare_host(self, s: int, b: int) -> _T | None:
         """The link of the domain (or, with ``bare_ipv4``, the IPv4 address)
         at ``text[s:b]``, or None."""
         text = self.text
@@ -703,7 +793,7 @@ class _Scanner:
             return None  # D56: "configure.ac", "network.target": a file, not a site
         return self._url(s, host_end, _host(unicode_host, ascii_host, "domain"), None)
 
-    def _bare_ipv4(self, s: int, b: int) -> Link | None:
+    def _bare_ipv4(self, s: int, b: int) -> _T | None:
         """``bare_ipv4``: a dotted-quad IPv4 address followed by a port or a path."""
         text = self.text
         m = _DOTTED_QUAD.match(text, s, b)
@@ -716,7 +806,7 @@ class _Scanner:
             return None  # not canonical (leading zeros read as octal, values over 255)
         return self._url(s, k, _host(ip, ip, "ipv4"), None)
 
-    def _email(self, at: int) -> tuple[Link | None, int]:
+    def _email(self, at: int) -> tuple[_T | None, int]:
         """``@`` at ``at``: an email address if a domain follows and §5.2
         finds a local-part."""
         text = self.text
