@@ -22,6 +22,7 @@ import legacy_html
 from timing import best_of, doubling
 
 import uts58
+from uts58.detection import spans
 from uts58.stream import find_links_in_stream
 
 MB = 1 << 20
@@ -78,6 +79,15 @@ def _python_markdown() -> Callable[[str], object]:
     return lambda text: md.reset().convert(text)
 
 
+def _mistune() -> Callable[[str], object]:
+    import mistune
+
+    import uts58.mistune
+
+    md = mistune.create_markdown(plugins=[uts58.mistune.plugin])
+    return lambda text: md(text)
+
+
 def _template() -> Callable[[str], object]:
     from uts58.templates import linkify_filter
 
@@ -89,10 +99,10 @@ def _stream(text: str) -> object:
     return sum(1 for _ in find_links_in_stream(chunks))
 
 
-def _cli(command: str) -> Callable[[str], object]:
-    """``uts58 COMMAND`` on standard input, in a child process (its CPU time
+def _cli(*argv: str) -> Callable[[str], object]:
+    """``uts58 COMMAND [OPTION…]`` on standard input, in a child process (its CPU time
     is read from RUSAGE_CHILDREN in bench_adapters)."""
-    exe = [sys.executable, "-m", "uts58", command]
+    exe = [sys.executable, "-m", "uts58", *argv]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
 
     def run(text: str) -> object:
@@ -124,6 +134,8 @@ ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     "markdown-it plugin, one paragraph, URLs with a scheme": _markdown_it,
     "Python-Markdown extension, one paragraph": _python_markdown,
     "Python-Markdown extension, one paragraph, URLs with a scheme": _python_markdown,
+    "mistune plugin, one paragraph": _mistune,
+    "mistune plugin, one paragraph, URLs with a scheme": _mistune,
     "linkify_html, one <p>": lambda: lambda text: uts58.linkify_html(f"<p>{text}</p>"),
     "linkify_html, one text node per link": lambda: (
         lambda text: uts58.linkify_html("".join(f"<p>{part}</p>" for part in text.split(",")))
@@ -131,6 +143,15 @@ ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     "template filter (rel, target)": _template,
     "find_links_in_stream, 4 KiB chunks": lambda: _stream,
     "linkify, one paragraph (reference)": lambda: uts58.linkify,
+    "linkify, one paragraph, rel/target/external_only": lambda: (
+        lambda text: uts58.linkify(
+            text, rel="nofollow", target="_blank", external_only=True, internal_hosts=["example.org"]
+        )
+    ),
+    "linkify, one paragraph, display max_length 12 middle (D90)": lambda: (
+        lambda text: uts58.linkify(text, display={"max_length": 12, "location": "middle"})
+    ),
+    "spans, one paragraph (D89)": lambda: lambda text: list(spans(text)),
     "Dask add_link_columns → to_parquet, one row per two links": _dask_parquet,
 }
 
@@ -159,12 +180,14 @@ def bench_adapters() -> tuple[list[str], bool]:
     # interpreter's start-up (about 200 ms, varying by tens of ms).
     cli_sizes = [8 * n for n in SIZES]
     texts = [paragraph(n) for n in cli_sizes]
-    for command in ("linkify", "detect"):
-        run = _cli(command)
+    for command in ("linkify", "detect", "linkify --html"):
+        run = _cli(*command.split())
+        # --html: an HTML fragment of one <p> per two links, read whole (D88).
+        inputs = ["".join(f"<p>{part}</p>\n" for part in t.split(",")) for t in texts] if "--html" in command else texts
         runs = []
         for _ in range(3):
             cpu = []
-            for text in texts:
+            for text in inputs:
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 run(text)
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)

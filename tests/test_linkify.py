@@ -175,8 +175,10 @@ def test_callback_href_follows_the_enabled_schemes() -> None:
         assert linkify(text, schemes=enabled) == linkify(text, schemes=enabled, callback=lambda link, attrs: attrs)
     assert 'href="http://x.example/"' in linkify(text, callback=to("http://x.example/"), schemes={"https"})
     assert "<a " not in linkify(text, callback=to("gopher://x.example/"), schemes={"https"})
-    for bad in ("javascript:alert(1)", "data:text/html,x", "vbscript:x", "file:///etc/passwd", "//x.example/"):
+    for bad in ("javascript:alert(1)", "data:text/html,x", "vbscript:x", "file:///etc/passwd"):
         assert "<a " not in linkify(text, callback=to(bad), schemes={"https", "ftp"}), bad
+    # issue 13 (D84): an href with no scheme is relative, on purpose (was refused before)
+    assert 'href="//x.example/"' in linkify(text, callback=to("//x.example/"), schemes={"https", "ftp"})
     with pytest.raises(ValueError, match="never linked"):
         linkify(text, schemes={"https", "file"})
     # a scheme the caller named is linked whole, with its WHATWG href

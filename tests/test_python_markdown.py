@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from markdown.extensions import Extension
 
 import uts58.python_markdown
-from uts58 import Link, Policy, find_links, linkify
+from uts58 import Link, Policy, find_links, graphemes, linkify
 from uts58._rawhtml import RAW_TEXT, SKIPPED
 from uts58.python_markdown import LinkifyExtension, _view
 
@@ -158,11 +158,72 @@ def test_callback_changes_or_drops_links_and_never_lets_a_bad_href_through() -> 
         ({"require_scheme": "no"}, TypeError, "require_scheme"),
         ({"callback": "f"}, TypeError, "callback"),
         ({"unicode_version": 16}, TypeError, "unicode_version"),
+        ({"rel": 1}, TypeError, "rel"),
+        ({"target": ["_blank"]}, TypeError, "target"),
+        ({"rel": "x", "attrs": {"rel": "y"}}, ValueError, "rel"),
+        ({"external_only": "yes"}, TypeError, "external_only"),
+        ({"internal_hosts": "a.com"}, TypeError, "internal_hosts"),
+        ({"internal_hosts": ["a b"]}, ValueError, "internal_hosts"),
+        ({"display": 20}, TypeError, "display"),
+        ({"display": {"max_length": 0}}, ValueError, "max_length"),
+        ({"display": {"location": "left"}}, ValueError, "location"),
+        ({"display": {"shorten": True}}, ValueError, "shorten"),
     ],
 )
 def test_wrong_options_name_the_argument(options: dict[str, Any], error: type[Exception], words: str) -> None:
     with pytest.raises(error, match=words):
         LinkifyExtension(**options)
+
+
+def attributes(html: str) -> list[dict[str, str]]:
+    """The attributes of the ``a`` elements and their text (``#text``), as an HTML5 parser reads them."""
+    root = html5lib.parseFragment(html, namespaceHTMLElements=False)
+    return [{**a.attrib, "#text": "".join(a.itertext())} for a in root.iter("a")]
+
+
+PRESETS: dict[str, Any] = {"rel": "nofollow", "target": "_blank", "external_only": True, "internal_hosts": ["a.com"]}
+
+
+def test_presets_and_display() -> None:
+    """rel/target on external links only (D82, D83); display= shows the
+    shortened display form instead of the text that was there, with the
+    whole one as title, and leaves the href (D79-D81, D90)."""
+    text = "a.com/some/long/path, B.com/some/long/path and x@b.com; www.a.com/x &amp; b.com/?p=1&amp;q=2"
+    external = {"rel": "nofollow noopener", "target": "_blank"}
+    assert attributes(render(text, display={"max_length": 12}, **PRESETS)) == [
+        {"href": "https://a.com/some/long/path", "title": "a.com/some/long/path", "#text": "a.com/some/…"},
+        {"href": "https://b.com/some/long/path", **external, "title": "b.com/some/long/path", "#text": "b.com/some/…"},
+        {"href": "mailto:x@b.com", "#text": "x@b.com"},
+        {"href": "https://www.a.com/x", "#text": "www.a.com/x"},
+        {"href": "https://b.com/?p=1&q=2", **external, "title": "b.com/?p=1&q=2", "#text": "b.com/?p=1&…"},
+    ]
+    # Without display= the text that was there stays (B.com), with it the display form (b.com).
+    assert [a["#text"] for a in attributes(render(text, **PRESETS))][1] == "B.com/some/long/path"
+    assert [a["#text"] for a in attributes(render(text, display={}))][1] == "b.com/some/long/path"
+    # Options by name, as extension_configs give them.
+    configs = {"uts58.python_markdown": {"rel": "ugc", "display": {"max_length": 6, "location": "middle"}}}
+    html = markdown.markdown("b.com/xyz", extensions=["uts58.python_markdown"], extension_configs=configs)
+    assert attributes(html) == [{"href": "https://b.com/xyz", "rel": "ugc", "title": "b.com/xyz", "#text": "b.com…"}]
+
+
+def test_a_title_given_wins_and_callbacks_see_the_title() -> None:
+    seen: list[dict[str, str]] = []
+
+    def callback(link: Link, attrs: dict[str, str]) -> dict[str, str]:
+        seen.append(dict(attrs))
+        return attrs
+
+    text = "see b.com/some/long/path"
+    assert attributes(render(text, attrs={"Title": "mine"}, display={"max_length": 8}))[0]["title"] == "mine"
+    render(text, callback=callback, display={"max_length": 8}, target="_top")
+    assert seen == [
+        {"href": "https://b.com/some/long/path", "target": "_top", "title": "b.com/some/long/path", "_text": "b.com/s…"}
+    ]
+
+
+def test_internal_hosts_may_be_an_iterator() -> None:
+    html = render("a.com b.com", internal_hosts=iter(["a.com"]), external_only=True, rel="ugc")
+    assert [a.get("rel") for a in attributes(html)] == [None, "ugc"]
 
 
 def test_unknown_options_are_refused() -> None:
@@ -392,6 +453,30 @@ def test_text_is_scanned_once(scans: Scans, kind: str) -> None:
     text = hostile(20_000)[kind]
     render(text)
     assert scans.chars <= len(text)
+    render(text, display={"max_length": 10, "location": "smart"}, **PRESETS)
+    assert scans.chars <= 2 * len(text)
+
+
+def test_shortening_a_huge_url_looks_at_few_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """display= on a URL of n characters: the grapheme lookups do not grow with n (D81)."""
+    calls = [0]
+    real = graphemes._class
+
+    def counting(ch: str) -> int:
+        calls[0] += 1
+        return real(ch)
+
+    monkeypatch.setattr(graphemes, "_class", counting)
+    steps = []
+    for n in (100_000, 200_000):
+        calls[0] = 0
+        for tail in ("a" * n, "\u0915" * n, "x\u200d" * (n // 2), "\x00\ud800" * (n // 2)):
+            # (Policy.none(): the default policy leaves URLs this long as text)
+            options: dict[str, Any] = {"display": {"max_length": 30, "location": "middle"}, "policy": Policy.none()}
+            html = render("see https://example.com/x/" + tail, **options)
+            assert len(attributes(html)[0]["#text"]) <= 30
+        steps.append(calls[0])
+    assert 0 < steps[0] and steps[1] <= steps[0] + 100 and steps[1] <= 2000
 
 
 @pytest.mark.parametrize("kind", ["many urls", "schemes and hosts", "at and domains", "entities", "emphasis"])

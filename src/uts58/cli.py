@@ -11,21 +11,22 @@ import stat
 import sys
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
-from typing import IO, Any, Literal, TextIO
+from typing import IO, Any, NoReturn, TextIO
 
 from . import __version__
 from ._decoding import check_utf8, decode
 from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_formatting_file
-from .detection import Finder
+from .detection import DEFAULT_SCHEMES, Finder, _scheme_set
 from .email import format_email
-from .errors import DecodeError
+from .errors import DecodeError, OptionError, TLDListError
 from .formatting import format_url
 from .linkifier import linkify
 from .offsets import UNITS, link_offsets, unit_length
-from .parallel import DEFAULT_BLOCK, Block, detect_blocks, plan_blocks
+from .parallel import DEFAULT_BLOCK, Block, BlockResult, detect_blocks, plan_blocks
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
-from .security import Policy, check_link
+from .security import Policy, admitted, check_link
 from .stream import _pieces
 from .tlds import TldSource, default_source, load_source
 
@@ -154,7 +155,7 @@ def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    finder = Finder(urls=args.only != "emails", emails=args.only != "urls", unicode_version=args.unicode_version)
+    finder, policy = args.finder, args.policy_object
     if args.jobs < 1:
         raise CLIError("--jobs must be at least 1")
     if args.block_size < 1:
@@ -173,15 +174,14 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except OSError as exc:
             raise CLIError(f"{name}: {exc.strerror or exc}") from None
     progress = _progress(sum(b.end - b.start for blocks in plans for b in blocks), err)
-    many = len(names) > 1
     i = 0
     while i < len(names):
         if streamed[i]:
             # Read once, in this process, piece by piece, with offsets into the whole input.
             base = 0
             for piece in _pieces_of(names[i], args.errors):
-                links = finder.records(piece)
-                _write_links(out, args, piece, links, names[i] if many else None, base)
+                links = _records(piece, finder, policy)
+                _write_links(out, args, piece, links, names[i], base)
                 base += unit_length(piece, args.offsets)
             i += 1
             continue
@@ -191,12 +191,12 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         blocks = [block for plan in plans[i:j] for block in plan]
         # --offsets utf8|utf16 converts with the block's text, so it comes back (D74).
         keep_text = not args.json or args.offsets != "codepoints"
-        results = detect_blocks(blocks, finder=finder, jobs=args.jobs, keep_text=keep_text, errors=args.errors)
+        results = _block_results(blocks, finder, policy, args.jobs, keep_text, args.errors)
         offset = 0  # characters (--offsets: units) before the block in its file
         for result in results:
             if result.block.start == 0:
                 offset = 0  # the first block of the next file
-            _write_links(out, args, result.text, result.links, result.block.path if many else None, offset)
+            _write_links(out, args, result.text, result.links, result.block.path, offset)
             offset += result.chars if result.text is None else unit_length(result.text, args.offsets)
             progress(result.block.end - result.block.start)
         i = j
@@ -204,22 +204,70 @@ def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _records(text: str, finder: Finder, policy: Policy | None) -> list[dict[str, Any]]:
+    """The records of the links of ``text``; with a policy, only those it
+    admits, as :func:`uts58.linkify` would link them (D87)."""
+    if policy is None:
+        return finder.records(text)
+    records, last = [], 0
+    for link in finder.find_links(text):
+        found = admitted(text, link, policy)
+        if found is not None and found.start >= last:  # (as linkify: the CJK adjustment moves starts only)
+            records.append(found.as_dict())
+            last = found.end
+    return records
+
+
+def _admitted_block(job: tuple[Block, Finder, Policy, bool, str]) -> BlockResult:
+    """:func:`uts58.parallel.detect_blocks`'s work on one block, with a policy (in a worker process)."""
+    block, finder, policy, keep_text, errors = job
+    with open(block.path, "rb") as f:
+        f.seek(block.start)
+        text = decode(f.read(block.end - block.start), block.path, block.start, errors)
+    return BlockResult(block, len(text), _records(text, finder, policy), text if keep_text else None)
+
+
+def _block_results(
+    blocks: list[Block], finder: Finder, policy: Policy | None, jobs: int, keep_text: bool, errors: str
+) -> Iterator[BlockResult]:
+    """The blocks' links in order, on ``jobs`` processes; the same finder everywhere."""
+    if policy is None:
+        yield from detect_blocks(blocks, finder=finder, jobs=jobs, keep_text=keep_text, errors=errors)
+        return
+    work = [(block, finder, policy, keep_text, errors) for block in blocks]
+    if jobs <= 1:
+        yield from map(_admitted_block, work)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_admitted_block, work, chunksize=1)
+
+
 def _write_links(
-    out: TextIO, args: argparse.Namespace, text: str | None, links: list[dict[str, Any]], name: str | None, base: int
+    out: TextIO, args: argparse.Namespace, text: str | None, links: list[dict[str, Any]], name: str, base: int
 ) -> None:
     if args.json:
         spans = [(r["start"], r["end"]) for r in links]
         if args.offsets != "codepoints":  # D74
             assert text is not None
             spans = link_offsets(text, spans, args.offsets)
+        # Every record names its input, "-" for standard input (D88); a name
+        # that is not UTF-8 (bytes read with surrogateescape) is written as
+        # JSON escapes, which json.loads and os.fsencode give back.
+        ascii_only = not _encodable(name)
         for record, (start, end) in zip(links, spans, strict=True):
-            record = {**record, "start": start + base, "end": end + base}
-            if name is not None:
-                record = {"file": name, **record}  # D33
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            record = {"file": name, **record, "start": start + base, "end": end + base}  # D33, D88
+            out.write(json.dumps(record, ensure_ascii=ascii_only) + "\n")
     else:
         assert text is not None
         out.write(mark_links(text, ((r["start"], r["end"]) for r in links)))
+
+
+def _encodable(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _progress(total: int, err: TextIO) -> Callable[[int | None], None]:
@@ -245,17 +293,21 @@ _POLICIES = {"strict": Policy.strict, "default": Policy.default, "none": Policy.
 
 
 def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    # The options map onto a policy and a finder that leaves out the
-    # policy's file extensions (as linkify's keyword options do, D27, D65).
-    policy = _POLICIES[args.policy]()
-    finder = Finder(file_extensions=policy.file_extensions, unicode_version=args.unicode_version)
     names = args.files or [STDIN]
     _check_inputs(names, args.errors)
-    format: Literal["html", "markdown"] = "markdown" if args.markdown else "html"
+    options = args.linkify_options
+    if args.html:
+        from .html5 import linkify_html  # (selectolax loads only for --html: D31)
+
+        # D88: each input is one fragment, read whole: an element, a comment or
+        # a <pre> may run over any number of lines, so no cut is safe.
+        for name in names:
+            out.write(linkify_html(read_text(name, args.errors), **options))
+        return 0
     for name in names:
         # linkify of the pieces, joined, is linkify of the whole: no link crosses white space.
         for piece in _pieces_of(name, args.errors):
-            out.write(linkify(piece, format=format, policy=policy, finder=finder))
+            out.write(linkify(piece, **options))
     return 0
 
 
@@ -358,6 +410,183 @@ def _io_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _schemes(value: str) -> frozenset[str]:
+    """``--schemes LIST``: comma-separated, checked as ``Finder(schemes=...)`` checks them."""
+    names = [name.strip() for name in value.split(",")] if value.strip() else []
+    try:
+        return _scheme_set(names)
+    except (OptionError, TypeError) as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("schemes: ")) from None
+
+
+def _positive(value: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
+    return number
+
+
+def _attr(value: str) -> tuple[str, str]:
+    """``--attr NAME=VALUE``, checked as ``linkify(attrs=...)`` checks it."""
+    name, eq, attr_value = value.partition("=")
+    if not eq:
+        raise argparse.ArgumentTypeError(f"{value!r} is not NAME=VALUE")
+    if not _encodable(value):  # (an argument of bytes that are not UTF-8: the output could not hold it)
+        raise argparse.ArgumentTypeError(f"{value!r} is not UTF-8")
+    try:
+        linkify("", attrs={name: attr_value})
+    except (OptionError, TypeError) as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("attrs: ")) from None
+    return name, attr_value
+
+
+# Which option a library error is about, from the keyword its message starts
+# with (OptionError and TypeError name the keyword argument): a combination
+# of options the parser let through is reported with the option's name.
+_OPTION_OF = {
+    "schemes": "--schemes",
+    "known_tlds": "--tlds",
+    "attrs": "--attr",
+    "kinds": "--only",
+    "policy": "--policy",
+    "format": "--markdown",
+    "unicode_version": "--unicode-version",
+    "rel": "--rel",
+    "target": "--target",
+    "external_only": "--external-only",
+    "internal_hosts": "--internal-host",
+    "display": "--truncate",
+}
+
+
+def _usage_error(parser: argparse.ArgumentParser, exc: Exception) -> NoReturn:
+    """Exit 2 with a usage error naming the option ``exc`` (a library error) is about."""
+    message = str(exc)
+    keyword = message.split(":", 1)[0].split(" ", 1)[0]
+    option = _OPTION_OF.get(keyword)
+    parser.error(f"argument {option}: {message}" if option else message)
+
+
+def _prepare(args: argparse.Namespace) -> None:
+    """Turn ``detect``'s and ``linkify``'s options into one Finder (one per
+    run, pickled to the workers of -j), a Policy, and linkify's keyword
+    arguments; a bad value or combination is a usage error naming the option."""
+    parser: argparse.ArgumentParser = args.parser
+    names = args.files or [STDIN]
+    known_tlds = None
+    if args.tlds is not None:
+        if args.tlds == STDIN and STDIN in names:
+            parser.error("argument --tlds: - (standard input) is the input to read already; give the list as a file")
+        try:
+            source = load_source(_stdin().read(), name="<stdin>") if args.tlds == STDIN else load_source(args.tlds)
+        except OSError as exc:
+            parser.error(f"argument --tlds: {args.tlds}: {exc.strerror or exc}")
+        except (TLDListError, TypeError) as exc:
+            parser.error(f"argument --tlds: {exc}")
+        known_tlds = source.tlds
+    policy = None if args.policy is None else _POLICIES[args.policy]()
+    linkifying = args.command == "linkify"
+    try:
+        # Detection leaves out the policy's file extensions, as linkify's keyword options do (D27, D65).
+        args.finder = Finder(
+            urls=linkifying or args.only != "emails",  # (linkify: kinds says, below)
+            emails=linkifying or args.only != "urls",
+            schemes=DEFAULT_SCHEMES if args.schemes is None else args.schemes,
+            require_scheme=args.require_scheme,
+            known_tlds=known_tlds,
+            bare_ipv4=args.bare_ipv4,
+            bare_localhost=args.bare_localhost,
+            single_label_hosts=args.single_label_hosts,
+            file_extensions=None if policy is None else policy.file_extensions,
+            unicode_version=args.unicode_version,
+        )
+    except (OptionError, TLDListError, TypeError) as exc:
+        _usage_error(parser, exc)
+    args.policy_object = policy
+    if not linkifying:
+        return
+    attrs: dict[str, str] = {}
+    for name, value in args.attr:
+        if name.lower() in map(str.lower, attrs):  # (HTML attribute names are case-insensitive)
+            parser.error(f"argument --attr: {name!r} given twice")
+        attrs[name] = value
+    if args.markdown and attrs:
+        parser.error("argument --attr: a Markdown link has no attributes (--attr needs HTML output)")
+    if args.markdown and args.html:
+        parser.error("argument --html: writes HTML, not Markdown (--html and --markdown exclude each other)")
+    options: dict[str, Any] = {
+        "attrs": attrs,
+        "kinds": ("url", "email") if args.only is None else (args.only[:-1],),
+        "policy": policy,
+        "finder": args.finder,
+    }
+    if not args.html:
+        options["format"] = "markdown" if args.markdown else "html"
+    for keyword, value in (("rel", args.rel), ("target", args.target)):
+        if value is not None:
+            options[keyword] = value
+    if args.external_only or args.internal_host:
+        options["external_only"] = args.external_only
+        options["internal_hosts"] = args.internal_host
+    if args.truncate_location is not None and args.truncate is None:
+        parser.error("argument --truncate-location: needs --truncate N")
+    display: dict[str, Any] = {}
+    if args.truncate is not None:
+        display["max_length"] = args.truncate
+        display["location"] = args.truncate_location or "end"
+    if args.strip_prefix:
+        display["strip_scheme"] = display["strip_www"] = True
+    if args.strip_trailing_slash:
+        display["strip_trailing_slash"] = True
+    if display:
+        options["display"] = display
+    try:
+        linkify("", **options)  # every check linkify makes, before any input is read
+    except (OptionError, TypeError) as exc:
+        _usage_error(parser, exc)
+    args.linkify_options = options
+
+
+def _detection_options(p: argparse.ArgumentParser, *, linkify: bool) -> None:
+    """The options of :class:`uts58.Finder` and the §8 policy, for ``detect`` and ``linkify``."""
+    g = p.add_argument_group("what is a link (the options of uts58.Finder)")
+    g.add_argument("--only", choices=("urls", "emails"), help="report (link) only this kind of link")
+    g.add_argument(
+        "--schemes",
+        metavar="LIST",
+        type=_schemes,
+        help="comma-separated schemes recognized when written (default: ftp,http,https; mailto goes with email"
+        " addresses); never javascript, data, vbscript or file",
+    )
+    g.add_argument("--require-scheme", action="store_true", help="URLs only when written with a scheme")
+    g.add_argument(
+        "--tlds",
+        metavar="FILE",
+        help="accept these TLDs without a scheme instead of the bundled set: an IANA tlds-alpha-by-domain.txt or"
+        " a Public Suffix List, read as `uts58 tlds --file` reads it (- is standard input, unless it is the input)",
+    )
+    g.add_argument(
+        "--bare-ipv4", action="store_true", help="IPv4 addresses without a scheme, when a port or path follows"
+    )
+    g.add_argument("--bare-localhost", action="store_true", help="localhost:PORT without a scheme")
+    g.add_argument(
+        "--single-label-hosts", action="store_true", help="one-label hosts after a scheme (http://intranet/)"
+    )
+    if linkify:
+        g.add_argument("--policy", choices=tuple(_POLICIES), default="default", help="§8 checks (default: %(default)s)")
+    else:
+        g.add_argument(
+            "--policy",
+            choices=tuple(_POLICIES),
+            help="leave out the links this §8 policy refuses, as linkify does (default: report every link"
+            " detection finds; none also reports file-extension TLDs such as helpers.py)",
+        )
+
+
 def version_report() -> str:
     """What ``uts58 --version`` prints: the version, whether the C kernels and
     ada's C API are in use (and why not), and the versions of the data."""
@@ -400,8 +629,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON object per link instead of the marked text; its start and end count code points"
-        " unless --offsets says otherwise",
+        help="print one JSON object per link instead of the marked text: file (as given; - for standard input),"
+        " start, end, kind, text, href, display; its start and end count code points unless --offsets says"
+        " otherwise",
     )
     p.add_argument(
         "--offsets",
@@ -410,7 +640,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="what start and end count in --json: codepoints (Python; the default), utf16 (code units:"
         " JavaScript, Java, .NET) or utf8 (bytes: Bluesky facets, Rust, Go), in the text as read",
     )
-    p.add_argument("--only", choices=("urls", "emails"), help="report only this kind of link")
     p.add_argument("-j", "--jobs", type=int, default=1, help="processes to use (default: %(default)s)")
     p.add_argument(
         "--block-size",
@@ -418,15 +647,60 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_BLOCK,
         help="bytes per unit of work, cut at a newline (default: 4 MiB)",
     )
+    _detection_options(p, linkify=False)
     _io_options(p)
-    p.set_defaults(run=_cmd_detect)
+    p.set_defaults(run=_cmd_detect, prepare=_prepare, parser=p)
 
     p = sub.add_parser("linkify", help="write text files (or standard input) as HTML or Markdown with links")
     p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - (or none): standard input, streamed")
     p.add_argument("--markdown", action="store_true", help="write Markdown links instead of HTML")
-    p.add_argument("--policy", choices=tuple(_POLICIES), default="default", help="§8 checks (default: %(default)s)")
+    p.add_argument(
+        "--html",
+        action="store_true",
+        help="the input is HTML: link the text of each input, parsed whole as one fragment (uts58.linkify_html;"
+        " memory grows with the largest input)",
+    )
+    g = p.add_argument_group("the links written")
+    g.add_argument(
+        "--attr",
+        metavar="NAME=VALUE",
+        type=_attr,
+        action="append",
+        default=[],
+        help="an attribute of every <a> (repeatable): --attr rel=nofollow --attr class=ext",
+    )
+    g.add_argument("--rel", metavar="VALUE", help="the rel of the links: --rel 'nofollow ugc'")
+    g.add_argument("--target", metavar="VALUE", help="the target of the links; _blank adds noopener to rel")
+    g.add_argument(
+        "--external-only",
+        action="store_true",
+        help="--rel and --target only on links to other hosts than the --internal-host ones (not on emails)",
+    )
+    g.add_argument(
+        "--internal-host",
+        metavar="HOST",
+        action="append",
+        default=[],
+        help="a host whose links (its subdomains' too) are internal under --external-only (repeatable)",
+    )
+    g = p.add_argument_group("the text the links show (never their href)")
+    g.add_argument(
+        "--truncate",
+        metavar="N",
+        type=_positive,
+        help="show at most N characters of each link, an ellipsis included; the host is never cut, and a"
+        " truncated link gets a title with its whole form",
+    )
+    g.add_argument(
+        "--truncate-location",
+        choices=("end", "middle", "smart"),
+        help="where --truncate cuts: end (the default), middle, or smart (query, fragment, then middle segments)",
+    )
+    g.add_argument("--strip-prefix", action="store_true", help="show links without http(s):// and www.")
+    g.add_argument("--strip-trailing-slash", action="store_true", help="show example.com/ as example.com")
+    _detection_options(p, linkify=True)
     _io_options(p)
-    p.set_defaults(run=_cmd_linkify)
+    p.set_defaults(run=_cmd_linkify, prepare=_prepare, parser=p)
 
     p = sub.add_parser("check", help="tell whether each argument is a link and which §8 checks it fails")
     p.add_argument("items", nargs="+", metavar="URL")
@@ -526,8 +800,11 @@ def _temporary(directory: str, path: str) -> tuple[int, str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    prepare = getattr(args, "prepare", None)
     output = getattr(args, "output", None)
     try:
+        if prepare is not None:
+            prepare(args)  # usage errors (exit 2) before any input is read or output opened
         with _output(output) as (out, atomic):
             status: int = args.run(args, out, sys.stderr)
             if status != 0 and atomic:

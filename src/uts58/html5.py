@@ -90,8 +90,10 @@ def linkify_html(
     ``code``, ``button``; :data:`ALWAYS_SKIPPED` — ``a``, raw text, ``template``,
     ``svg``/``math``, ``select`` — is always skipped) is left alone.  Each link
     keeps the text it had (``link_text="display"`` shows the §4 display form
-    instead).  ``options`` are those of :func:`uts58.linkify` (``attrs``,
-    ``callback``, ``kinds``, ``policy``, ``finder`` or ``schemes``, ...).
+    instead, as ``display=`` does: the display form shortened).  ``options``
+    are those of :func:`uts58.linkify` (``attrs``, ``rel``, ``target``,
+    ``display``, ``callback``, ``kinds``, ``policy``, ``finder`` or
+    ``schemes``, ...).
 
     The output is the parser's serialization of the linkified tree: the same
     DOM as the input plus the links.  A fragment without links is returned
@@ -179,14 +181,16 @@ def _converter(link_text: str, callback: Callback | None, options: dict[str, Any
     no link, and the finder it detects with; bad options fail here, before
     anything is parsed."""
     cb = callback
-    if link_text == "original":
+    # D90: with display= a link shows its shortened display form (the text
+    # that was there has no form to shorten: its escapes are the writer's).
+    if link_text == "original" and options.get("display") is None:
 
         def keep_text(link: Link, attrs: dict[str, str]) -> dict[str, str] | None:
             attrs["_text"] = link.text
             return attrs if callback is None else callback(link, attrs)
 
         cb = keep_text
-    linkify("", callback=cb, **options)  # validates every option
+    linkify("", callback=callback, **options)  # validates every option (the caller's callback too, D84)
     own, finder = split_options(options, "linkify_html")  # (the finder once, not per text node)
 
     def convert(text: str) -> str | None:

@@ -18,16 +18,19 @@ from typing import TYPE_CHECKING, Any, Literal
 from ._checks import check_str
 from ._kernels import escape_html as _escape_html
 from .detection import FORBIDDEN_SCHEMES, DetectionOptions, Finder, Link, finder_for, resolve_finder
+from .display import DisplayOptions, check_display, shorten_checked
 from .errors import OptionError
+from .hosts import domain_to_ascii
 from .markdown_text import escape_text, markdown_link
 from .security import Policy, admitted, escape_bidi_controls
+from .whatwg import ip_host
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
 elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
     from typing_extensions import Unpack
 
-__all__ = ["Callback", "LinkifyOptions", "linkify"]
+__all__ = ["Callback", "LinkAttributes", "LinkifyOptions", "linkify"]
 
 # callback(link, attrs) -> attrs, or None to leave the link as plain text.
 # attrs holds "href", the extra attributes, and "_text" (the link text).
@@ -47,7 +50,9 @@ class LinkifyOptions(DetectionOptions, total=False):
 
 _OPTION_NAMES = frozenset(LinkifyOptions.__annotations__)
 # linkify's own keyword arguments (the adapters pass them through).
-_OWN_NAMES = frozenset({"format", "attrs", "callback", "kinds", "policy"})
+_OWN_NAMES = frozenset(
+    {"format", "attrs", "callback", "kinds", "policy", "rel", "target", "external_only", "internal_hosts", "display"}
+)
 
 
 def linkify_finder(finder: object, options: Mapping[str, Any], policy: Policy, caller: str = "linkify") -> Finder:
@@ -83,17 +88,38 @@ def linkify(
     kinds: Iterable[str] = ("url", "email"),
     policy: Policy | None = None,
     finder: Finder | None = None,
+    rel: str | None = None,
+    target: str | None = None,
+    external_only: bool = False,
+    internal_hosts: Iterable[str] = (),
+    display: DisplayOptions | None = None,
     **options: Unpack[LinkifyOptions],
 ) -> str:
     """Plain text to HTML (or Markdown) with its links made clickable.
 
-    * ``attrs``: extra attributes of every ``<a>`` (``{"rel": "nofollow noopener"}``).
+    * ``attrs``: extra attributes of every ``<a>``, written as given
+      (``{"class": "ext"}``).
+    * ``rel``, ``target``: the ``rel`` and ``target`` of the links
+      (``rel="nofollow ugc"``); ``target="_blank"`` adds ``noopener`` to
+      ``rel`` (D82).  With ``external_only=True`` they go only on URLs whose
+      host is neither one of ``internal_hosts`` nor a subdomain of one
+      (``internal_hosts=["example.com"]``: ``www.example.com`` is internal
+      too); email addresses and URLs without a host then get neither (D83).
     * ``callback(link, attrs)``: may change the attributes (``href`` too)
       or the text (key ``"_text"``), or return None to leave the link as
-      text.  An href whose scheme is not one of ``schemes``, nor ``https``,
-      ``http`` or ``mailto`` (which uts58 writes for links without a
-      scheme), leaves the link as text: no ``javascript:``, ``data:``,
-      ``vbscript:`` or ``file:`` ever gets out.
+      text; it must return a mapping of str to str, or None (TypeError
+      otherwise; what it raises goes through unchanged).  An href may be
+      relative (``/out?to=…``, ``#x``, ``//cdn.example/x``): one with no
+      scheme.  An href with a scheme that is not one of ``schemes``, nor
+      ``https``, ``http`` or ``mailto`` (which uts58 writes for links
+      without a scheme), or with a control or space, leaves the link as
+      text: no ``javascript:``, ``data:``, ``vbscript:`` or ``file:`` ever
+      gets out (D84).
+    * ``display``: shorten the text a link shows, never its href
+      (:class:`uts58.display.DisplayOptions`: ``max_length``, ``location``
+      ``"end"``/``"middle"``/``"smart"``, ``strip_scheme``, ``strip_www``,
+      ``strip_trailing_slash``, ``ellipsis``); a truncated link gets a
+      ``title`` with its whole display form (D79-D81, D90).
     * ``kinds``: ``"url"``, ``"email"`` or both.
     * ``policy``: the §8 checks (default :meth:`Policy.default`; pass
       :meth:`Policy.none` to link everything detection finds).
@@ -116,25 +142,31 @@ def linkify(
     ``"``, spaces, controls, non-ASCII and the other characters markdown-it
     would percent-encode percent-encoded
     (:func:`uts58.markdown_text.link_destination`).  A Markdown link has no
-    attributes: ``attrs`` raises ValueError, and the attributes a callback
-    returns (other than ``href`` and ``_text``) are left out.
+    attributes: ``attrs``, ``rel`` or ``target`` is an OptionError, and the
+    attributes a callback returns (other than ``href`` and ``_text``) are left out.
 
     >>> linkify("bücher.de/straße, <mail> x@example.com!", attrs={"rel": "ugc"})  # doctest: +NORMALIZE_WHITESPACE
     '<a href="https://xn--bcher-kva.de/stra%C3%9Fe" rel="ugc">bücher.de/straße</a>,
      &lt;mail&gt; <a href="mailto:x@example.com" rel="ugc">x@example.com</a>!'
+    >>> linkify("docs.example.com, other.org", rel="nofollow", target="_blank", external_only=True,
+    ...         internal_hosts=["example.com"])  # doctest: +NORMALIZE_WHITESPACE
+    '<a href="https://docs.example.com/">docs.example.com</a>,
+     <a href="https://other.org/" rel="nofollow noopener" target="_blank">other.org</a>'
     >>> print(linkify("2*3*4 <b> example.com/a_(b)?x&y", format="markdown"))
     2\\*3\\*4 &lt;b> [example.com/a\\_(b)?x&y](<https://example.com/a_(b)?x&amp;y>)
     """
     check_str(text, "text")
     if format not in ("html", "markdown"):
         raise OptionError(f"format must be 'html' or 'markdown', not {format!r}")
-    extra = dict(attrs or {})
-    if extra and format == "markdown":
-        raise OptionError("attrs: a Markdown link has no attributes (attrs needs format='html')")
-    for name, value in extra.items():
-        if not isinstance(name, str) or not _ATTR_NAME.match(name) or name.lower() == "href":
-            raise OptionError(f"attrs: {name!r} is not an attribute name linkify may set")
-        check_str(value, f"attrs[{name!r}]")
+    check_callback(callback)
+    if format == "markdown":
+        for name, value in (("attrs", attrs or None), ("rel", rel), ("target", target)):
+            if value is not None:
+                raise OptionError(f"{name}: a Markdown link has no attributes ({name} needs format='html')")
+    shortening = None if display is None else check_display(display)
+    attributes = LinkAttributes(
+        attrs, rel=rel, target=target, external_only=external_only, internal_hosts=internal_hosts
+    )
     if isinstance(kinds, str):
         kinds = (kinds,)
     wanted = set(kinds)
@@ -146,7 +178,6 @@ def linkify(
     found_by = linkify_finder(finder, options, policy)
     enabled = found_by.schemes
     plain = _escape_html if format == "html" else _keep
-    extra_attrs = _attributes(extra)
     out: list[str] = []
     last = 0
     # Detection first, then the anchors: two tight loops instead of one
@@ -160,7 +191,7 @@ def linkify(
         found = admitted(text, link, policy)
         if found is None or found.start < last:
             continue
-        anchor = _anchor(found, extra, extra_attrs, callback, policy, format, enabled)
+        anchor = _anchor(found, attributes, callback, policy, format, enabled, shortening)
         if anchor is None:
             continue
         out.append(plain(text[last : found.start]))
@@ -176,37 +207,219 @@ def linkify(
     return "".join(out)
 
 
+def check_callback(callback: object) -> None:
+    """TypeError unless ``callback`` is None or callable (checked before any
+    detection, by linkify and the adapters)."""
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be callable, not {type(callback).__name__}")
+
+
 def apply_callback(
     callback: Callback, link: Link, href: str, attrs: Mapping[str, str], text: str, schemes: frozenset[str]
 ) -> tuple[str, dict[str, str], str] | None:
-    """What ``callback(link, attrs)`` makes of a link (D28): its href,
+    """What ``callback(link, attrs)`` makes of a link (D28, D84): its href,
     attributes and text (``"_text"``), or None to leave the link as text, as
-    also when an attribute name is not a plain name or is an ``on…``
-    handler, or the href's scheme is not one of ``schemes`` or mailto, or the
-    href holds controls or spaces (a serialized URL never does)."""
+    also when the href is missing or empty, an attribute name is not a plain
+    name or is an ``on…`` handler, or the href fails :func:`safe_href`.
+    A callback that returns neither a mapping nor None, or a key or value
+    that is not a str, raises TypeError; what the callback raises goes
+    through unchanged."""
     changed = callback(link, {"href": href, **attrs, "_text": text})
     if changed is None:
         return None
-    result = {str(k): str(v) for k, v in changed.items()}
+    if not isinstance(changed, Mapping):
+        raise TypeError(f"callback must return a mapping of attributes or None, not {type(changed).__name__}")
+    result: dict[str, str] = {}
+    for key, value in changed.items():
+        # D84: no str() of what the callback returns: {"href": None} is a bug to report, not an href "None".
+        if not isinstance(key, str):
+            raise TypeError(f"callback returned a key that is not str: {key!r}")
+        if not isinstance(value, str):
+            raise TypeError(f"callback returned {type(value).__name__} for {key!r}, not str")
+        result[key] = value
     href = result.pop("href", "")
     text = result.pop("_text", text)
     if any(not _ATTR_NAME.match(name) or name.lower().startswith("on") for name in result):
         return None
-    if not safe_href(href, schemes):
+    if not href or not safe_href(href, schemes):
         return None
     return href, result, text
 
 
 def safe_href(href: str, schemes: frozenset[str]) -> bool:
-    """``href`` has one of the enabled ``schemes`` or a scheme of the hrefs
+    """``href`` holds no control or space (D19), and either has no scheme
+    (a relative URL: ``/out?to=x``, ``?ref=1``, ``#x``, ``//cdn.example/x``,
+    D84) or has one of the enabled ``schemes`` or a scheme of the hrefs
     uts58 writes itself (``https:`` and ``http:`` for links written without
-    one, ``mailto:``), never javascript:, data:, vbscript: or file:, and no
-    control or space (D19)."""
-    m = _HREF_SCHEME.match(href)
-    if m is None or _CONTROL_OR_SPACE.search(href):
+    one, ``mailto:``), never javascript:, data:, vbscript: or file:.
+
+    >>> safe_href("/out?to=https%3A%2F%2Fx.example", frozenset()), safe_href("JavaScript:x", frozenset({"https"}))
+    (True, False)
+    """
+    # The WHATWG URL parser strips leading C0 controls and spaces and removes
+    # tabs and newlines anywhere: refusing them all, the scheme the parser
+    # sees is the one this match sees (its "scheme state").
+    if _CONTROL_OR_SPACE.search(href):
         return False
+    m = _HREF_SCHEME.match(href)
+    if m is None:
+        return True  # no scheme: relative to the page (D84)
     scheme = m.group(1).lower()
     return (scheme in schemes or scheme in _IMPLIED_SCHEMES) and scheme not in FORBIDDEN_SCHEMES
+
+
+class LinkAttributes:
+    """The attributes of each link's ``<a>`` (D82, D83): ``attrs`` on every
+    link as given, and the ``rel`` and ``target`` presets on every link or,
+    with ``external_only``, only on URLs whose host is not internal.
+    ``target="_blank"`` adds ``noopener`` to ``rel``.  Checked and built
+    once (``internal_hosts`` converted to A-labels once); :meth:`of` costs a
+    few set lookups per link.
+
+    >>> from uts58 import find_links
+    >>> la = LinkAttributes(rel="nofollow", target="_blank", external_only=True, internal_hosts=["bücher.de"])
+    >>> [la.of(link) for link in find_links("a.xn--bcher-kva.de other.org x@other.org")]
+    [{}, {'rel': 'nofollow noopener', 'target': '_blank'}, {}]
+    """
+
+    __slots__ = (
+        "_depth",
+        "_domains",
+        "_ips",
+        "_longest",
+        "external_only",
+        "inside",
+        "inside_html",
+        "outside",
+        "outside_html",
+    )
+
+    def __init__(
+        self,
+        attrs: Mapping[str, str] | None = None,
+        *,
+        rel: str | None = None,
+        target: str | None = None,
+        external_only: bool = False,
+        internal_hosts: Iterable[str] = (),
+    ) -> None:
+        if attrs is not None and not isinstance(attrs, Mapping):
+            raise TypeError(f"attrs must be a mapping, not {type(attrs).__name__}")
+        inside = dict(attrs or {})
+        for name, value in inside.items():
+            if not isinstance(name, str) or not _ATTR_NAME.match(name) or name.lower() == "href":
+                raise OptionError(f"attrs: {name!r} is not an attribute name linkify may set")
+            check_str(value, f"attrs[{name!r}]")
+        if not isinstance(external_only, bool):
+            raise TypeError(f"external_only must be bool, not {type(external_only).__name__}")
+        outside = dict(inside)
+        rel_key = "rel"
+        for name, preset in (("rel", rel), ("target", target)):
+            if preset is None:
+                continue
+            check_str(preset, name)
+            given = next((key for key in inside if key.lower() == name), None)
+            if given is not None:
+                raise OptionError(f"{name} is given twice (as {name}= and in attrs[{given!r}])")
+            outside[name] = preset
+        if rel is None:
+            rel_key = next((key for key in inside if key.lower() == "rel"), "rel")
+        # D82: a page opened by target=_blank gets no window.opener (tabnabbing).
+        if target is not None and target.lower() == "_blank":
+            tokens = outside.get(rel_key, "").split()
+            if "noopener" not in (t.lower() for t in tokens):
+                outside[rel_key] = " ".join([*tokens, "noopener"])
+        if external_only and rel is None and target is None:
+            raise OptionError("external_only: needs rel= or target= (attrs go on every link)")
+        domains, ips = _internal_hosts(internal_hosts)
+        if (domains or ips) and not external_only:
+            raise OptionError("internal_hosts: needs external_only=True")
+        self.external_only = external_only
+        self.inside = inside if external_only else outside
+        self.outside = outside
+        self.inside_html = _attributes(self.inside)
+        self.outside_html = _attributes(outside)
+        self._domains = domains
+        self._ips = ips
+        # Only the last _depth labels of a host can equal an internal name
+        # of at most _longest characters: the check is bounded per link.
+        self._depth = max((name.count(".") + 1 for name in domains), default=0)
+        self._longest = max(map(len, domains), default=0)
+
+    def external(self, link: Link) -> bool:
+        """Is ``link`` a URL with a host that is not internal?  (Email
+        addresses and hostless URLs — ``tel:``, ``magnet:`` — are not, D83.)"""
+        host = link.host
+        if link.kind != "url" or not host:
+            return False
+        name = host.ascii
+        if host.kind in ("ipv4", "ipv6"):
+            return name not in self._ips
+        if name.endswith("."):
+            name = name[:-1]
+        domains = self._domains
+        pos = len(name)
+        for _ in range(self._depth):
+            dot = name.rfind(".", 0, pos)
+            if len(name) - dot - 1 > self._longest:
+                break
+            if name[dot + 1 :] in domains:
+                return False
+            if dot < 0:
+                break
+            pos = dot
+        return True
+
+    def of(self, link: Link) -> dict[str, str]:
+        """The attributes of ``link``'s ``<a>`` (a dict to read, not to change)."""
+        if not self.external_only or self.external(link):
+            return self.outside
+        return self.inside
+
+    def html_of(self, link: Link) -> str:
+        """:meth:`of` serialized: `` name="value"`` for each, escaped."""
+        if not self.external_only or self.external(link):
+            return self.outside_html
+        return self.inside_html
+
+
+def _internal_hosts(hosts: object) -> tuple[frozenset[str], frozenset[str]]:
+    """The internal domains (A-labels, no final dot) and IP addresses (as
+    serialized) of ``internal_hosts`` (D83)."""
+    if isinstance(hosts, (str, bytes)) or not isinstance(hosts, Iterable):
+        raise TypeError(f"internal_hosts must be an iterable of host names, not {type(hosts).__name__}")
+    domains: set[str] = set()
+    ips: set[str] = set()
+    for entry in hosts:
+        if not isinstance(entry, str):
+            raise TypeError(f"internal_hosts must hold host names (str), not {type(entry).__name__}")
+        name = entry[:-1] if entry.endswith(".") else entry
+        if name.startswith("*."):
+            raise OptionError(f"internal_hosts: {entry!r}: write {name[2:]!r} (its subdomains are internal too)")
+        ip = ip_host(name) if name and not any(c in name for c in "/?#@\\") else None
+        if ip is not None:
+            ips.add(ip)
+            continue
+        ascii_name = domain_to_ascii(name) if name else None
+        if not ascii_name or ascii_name.endswith("."):
+            raise OptionError(f"internal_hosts: {entry!r} is not a host name")
+        domains.add(ascii_name)
+    return frozenset(domains), frozenset(ips)
+
+
+def shown(link: Link, shortening: DisplayOptions | None, policy: Policy) -> tuple[str, str | None]:
+    """What ``link``'s anchor shows, and its ``title`` (the whole display
+    form when ``shortening`` truncated it, else None), with Bidi controls
+    escaped as the ``policy`` says: for linkify and the adapters (D90)."""
+    if shortening is None:
+        text, title = link.display, None
+    else:
+        text, title = shorten_checked(link, shortening)
+    if policy.bidi == "escape":
+        text = escape_bidi_controls(text, unicode_version=link.unicode_version)
+        if title is not None:
+            title = escape_bidi_controls(title, unicode_version=link.unicode_version)
+    return text, title
 
 
 def _keep(s: str) -> str:
@@ -219,26 +432,29 @@ def _attributes(attrs: Mapping[str, str]) -> str:
 
 def _anchor(
     link: Link,
-    extra: dict[str, str],
-    extra_attrs: str,
+    attributes: LinkAttributes,
     callback: Callback | None,
     policy: Policy,
     format: str,
     schemes: frozenset[str],
+    shortening: DisplayOptions | None = None,
 ) -> str | None:
-    """The ``<a>`` element (or Markdown link) of ``link``; ``extra_attrs`` is
-    ``extra`` serialized."""
-    display = link.display
-    if policy.bidi == "escape":
-        display = escape_bidi_controls(display, unicode_version=link.unicode_version)
+    """The ``<a>`` element (or Markdown link) of ``link``, with its
+    ``attributes``; None when the callback leaves it as text."""
+    display, title = shown(link, shortening, policy)
     href = link.href
-    extra_html = extra_attrs
-    if callback is not None:
-        result = apply_callback(callback, link, href, extra, display, schemes)
-        if result is None:
-            return None
-        href, attrs, display = result
+    if callback is not None or (title is not None and format == "html"):
+        attrs = attributes.of(link)
+        if title is not None and not any(name.lower() == "title" for name in attrs):
+            attrs = {**attrs, "title": title}  # D90: the whole display form of a truncated link
+        if callback is not None:
+            result = apply_callback(callback, link, href, attrs, display, schemes)
+            if result is None:
+                return None
+            href, attrs, display = result
         extra_html = _attributes(attrs)
+    else:
+        extra_html = attributes.html_of(link)
     if format == "markdown":
         return markdown_link(display, href)  # attributes have no Markdown form
     return '<a href="' + _escape_html(href) + '"' + extra_html + ">" + html.escape(display, quote=False) + "</a>"

@@ -23,7 +23,11 @@ the character it stands for, so a link never starts or ends inside what the
 reader sees as one word.
 
 A link's text is the text that was there (``link_text="display"``: the §4
-display form), unless a callback changes it.
+display form), unless a callback changes it.  As :func:`uts58.linkify`, the
+``rel``, ``target``, ``external_only`` and ``internal_hosts`` presets set
+attributes (D82, D83) and ``display=`` shortens what a link shows (the
+shortened display form replaces the text that was there, a truncated link
+gets a ``title``; the href never changes: D79-D81, D90).
 """
 
 from __future__ import annotations
@@ -44,9 +48,10 @@ from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 from ._checks import check_str
 from ._rawhtml import RAW_TEXT, SKIPPED, RawHtml
 from .detection import Finder, Link, prefilter
+from .display import DisplayOptions, check_display
 from .errors import OptionError
-from .linkifier import Callback, LinkifyOptions, apply_callback, linkify, linkify_finder
-from .security import Policy, admitted, escape_bidi_controls
+from .linkifier import Callback, LinkAttributes, LinkifyOptions, apply_callback, linkify, linkify_finder, shown
+from .security import Policy, admitted
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -79,16 +84,18 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         md: Markdown,
         *,
         policy: Policy,
-        attrs: Mapping[str, str],
+        attributes: LinkAttributes,
         callback: Callback | None,
         kinds: frozenset[str],
         finder: Finder,
         link_text: str,
+        shortening: DisplayOptions | None = None,
     ) -> None:
         super().__init__(md)
         self.link_text = link_text
         self.policy = policy
-        self.attrs = dict(attrs)
+        self.attributes = attributes
+        self.shortening = shortening
         self.callback = callback
         self.kinds = kinds
         self.finder = finder
@@ -233,22 +240,24 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
 
     def _anchor(self, link: Link, source: str) -> etree.Element | None:
         """The ``a`` element of ``link``, whose text in the tree was ``source``."""
-        policy = self.policy
-        if self.link_text == "original":
-            shown, text = link.text, source  # (source: with its entities as written)
+        shortening = self.shortening
+        if self.link_text == "original" and shortening is None:
+            display, text = link.text, source  # (source: with its entities as written)
+            title = None
         else:
-            shown = link.display
-            if policy.bidi == "escape":
-                shown = escape_bidi_controls(shown, unicode_version=link.unicode_version)
-            text = _tree_value(shown)
+            # D90: with display= the shortened display form replaces the text that was there.
+            display, title = shown(link, shortening, self.policy)
+            text = _tree_value(display)
         href = link.href
-        attrs = self.attrs
+        attrs = self.attributes.of(link)  # (shared: read, not changed; apply_callback copies it)
+        if title is not None and not any(name.lower() == "title" for name in attrs):
+            attrs = {**attrs, "title": title}  # D90: the whole display form of a truncated link
         if self.callback is not None:
-            result = apply_callback(self.callback, link, href, attrs, shown, self.schemes)
+            result = apply_callback(self.callback, link, href, attrs, display, self.schemes)
             if result is None:
                 return None
             href, attrs, new_text = result
-            if new_text != shown:
+            if new_text != display:
                 text = _tree_value(new_text)
         element = etree.Element("a", {"href": _tree_value(href)})
         for name, value in attrs.items():
@@ -289,16 +298,22 @@ def _view(pieces: list[tuple[str, str | None]]) -> tuple[str, Callable[[int], in
 class LinkifyExtension(Extension):  # type: ignore[misc]
     """``markdown.markdown(text, extensions=[LinkifyExtension(...)])``.
 
-    Options as :func:`uts58.linkify`: ``policy``, ``attrs``, ``callback``,
-    ``kinds``, and ``finder`` or the detection options (``schemes``,
-    ``require_scheme``, ``unicode_version``…); wrong ones raise the same
-    errors.  As :func:`uts58.linkify_html`, a link keeps
+    Options as :func:`uts58.linkify`: ``policy``, ``attrs``, ``rel``,
+    ``target``, ``external_only``, ``internal_hosts``, ``callback``,
+    ``kinds``, ``display``, and ``finder`` or the detection options
+    (``schemes``, ``require_scheme``, ``unicode_version``…); wrong ones
+    raise the same errors.  As :func:`uts58.linkify_html`, a link keeps
     the text that was there; ``link_text="display"`` shows the §4 display form
-    (with Bidi controls escaped where the policy says so).
+    (with Bidi controls escaped where the policy says so), and ``display=``
+    its shortened form.
 
     >>> import markdown
     >>> markdown.markdown("x@example.com", extensions=[LinkifyExtension(attrs={"rel": "nofollow"})])
     '<p><a href="mailto:x@example.com" rel="nofollow">x@example.com</a></p>'
+    >>> ext = LinkifyExtension(target="_blank", display={"max_length": 18})
+    >>> markdown.markdown("See example.com/a/long/path", extensions=[ext])  # doctest: +NORMALIZE_WHITESPACE
+    '<p>See <a href="https://example.com/a/long/path" rel="noopener" target="_blank"
+     title="example.com/a/long/path">example.com/a/lon…</a></p>'
     """
 
     def __init__(
@@ -310,6 +325,11 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
         kinds: Iterable[str] = ("url", "email"),
         link_text: str = "original",
         finder: Finder | None = None,
+        rel: str | None = None,
+        target: str | None = None,
+        external_only: bool = False,
+        internal_hosts: Iterable[str] = (),
+        display: DisplayOptions | None = None,
         **options: Unpack[LinkifyOptions],
     ) -> None:
         super().__init__()
@@ -322,15 +342,33 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
             kinds = (kinds,)
         kinds = tuple(kinds)
         # linkify checks every option as it would here (and on no text, finds nothing).
-        linkify("", attrs=attrs, kinds=kinds, policy=policy, finder=finder, **options)
+        if not isinstance(internal_hosts, (str, bytes)) and isinstance(internal_hosts, Iterable):
+            internal_hosts = tuple(internal_hosts)  # (read twice: by linkify's check and here)
+        linkify(
+            "",
+            attrs=attrs,
+            kinds=kinds,
+            policy=policy,
+            finder=finder,
+            rel=rel,
+            target=target,
+            external_only=external_only,
+            internal_hosts=internal_hosts,
+            display=display,
+            **options,
+        )
         policy = Policy.default() if policy is None else policy
+        attributes = LinkAttributes(
+            attrs, rel=rel, target=target, external_only=external_only, internal_hosts=internal_hosts
+        )
         self.options: dict[str, Any] = {
             "policy": policy,
-            "attrs": dict(attrs or {}),
+            "attributes": attributes,
             "callback": callback,
             "kinds": frozenset(kinds),
             "finder": linkify_finder(finder, options, policy, "LinkifyExtension"),
             "link_text": link_text,
+            "shortening": None if display is None else check_display(display),
         }
 
     def extendMarkdown(self, md: Markdown) -> None:

@@ -123,23 +123,11 @@ def _options(
         # The same rule as the compact Django argument, whichever way attrs come.
         if isinstance(name, str) and (name.lower().startswith("on") or name.lower() in ("href", "style")):
             raise OptionError(f"attrs: {name!r} is not an attribute the filter may set")
-    for name, value in (("rel", rel), ("target", target)):
-        if value is None:
-            continue
-        if not isinstance(value, str):
-            raise TypeError(f"{name} must be str, not {type(value).__name__}")
-        if any(key.lower() == name for key in extra):
-            raise OptionError(f"{name} is given twice (as {name}= and in attrs)")
-        extra[name] = value
-    rel_key = next((key for key in extra if key.lower() == "rel"), "rel")
-    target_value = next((v for key, v in extra.items() if key.lower() == "target"), None)
-    # A page opened by target=_blank gets no window.opener (tabnabbing).
-    if isinstance(target_value, str) and target_value.lower() == "_blank":
-        tokens = str(extra.get(rel_key, "")).split()
-        if "noopener" not in (t.lower() for t in tokens):
-            extra[rel_key] = " ".join([*tokens, "noopener"])
-    if extra and format != "html":
-        raise OptionError("rel, target and attrs need format='html' (a Markdown link has no attributes)")
+    if target is None:
+        # A target among the attrs is the filter's target option (noopener for _blank): linkify's rule, D82.
+        key = next((key for key in extra if isinstance(key, str) and key.lower() == "target"), None)
+        if key is not None:
+            target = extra.pop(key)
     if isinstance(policy, str):
         if policy not in _POLICIES:
             raise OptionError(f"policy must be one of {', '.join(map(repr, _POLICIES))} or a Policy, not {policy!r}")
@@ -147,8 +135,10 @@ def _options(
     elif policy is not None and not isinstance(policy, Policy):
         raise TypeError(f"policy must be a str or a uts58.Policy, not {type(policy).__name__}")
     result = {**options, "format": format, "kinds": kinds, "policy": policy}
-    if extra:
-        result["attrs"] = extra
+    # rel, target and attrs are linkify's (one rule for rel/target/noopener, and its errors).
+    for name, value in (("attrs", extra or None), ("rel", rel), ("target", target)):
+        if value is not None:
+            result[name] = value
     return result
 
 
