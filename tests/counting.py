@@ -32,3 +32,26 @@ def count_scans(monkeypatch: pytest.MonkeyPatch, module: ModuleType | None = Non
 
     monkeypatch.setattr(Finder, "find_links", counting)
     return counts
+
+
+class Lookups:
+    """How many characters' grapheme classes were looked up (``uts58.graphemes._class``)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+def count_grapheme_lookups(monkeypatch: pytest.MonkeyPatch) -> Lookups:
+    """Count the grapheme-class lookups while the test runs: the steps of
+    every walk of :mod:`uts58.graphemes` and of the shortening (D79, D81)."""
+    from uts58 import graphemes
+
+    counts = Lookups()
+    real = graphemes._class
+
+    def counting(ch: str) -> int:
+        counts.count += 1
+        return real(ch)
+
+    monkeypatch.setattr(graphemes, "_class", counting)
+    return counts

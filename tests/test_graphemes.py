@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA
+from counting import count_grapheme_lookups
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -184,22 +185,15 @@ def test_argument_errors() -> None:
 def test_hostile_input_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
     """A million characters without a certain boundary: each walk looks at
     each character once (steps counted, doubling the input doubles them)."""
-    calls = [0]
-    real = graphemes._class
-
-    def counting(ch: str) -> int:
-        calls[0] += 1
-        return real(ch)
-
-    monkeypatch.setattr(graphemes, "_class", counting)
+    lookups = count_grapheme_lookups(monkeypatch)
     steps = []
     for n in (500_000, 1_000_000):
         text = "\u200d" * n  # ZWJ: never a cut after it
-        calls[0] = 0
+        lookups.count = 0
         assert boundary_at_or_after(text, 1) == n
         assert boundary_at_or_before(text, n - 1) == 0
         assert sum(1 for _ in boundaries(text)) == 2
-        steps.append(calls[0])
+        steps.append(lookups.count)
     assert steps[0] <= 3 * 500_000 + 10 and steps[1] <= 2 * steps[0] + 10
     # NULs, lone surrogates, nested brackets: answers, no error.
     odd = "\x00\ud800(" * 1000 + "\udfff\u0301"

@@ -18,14 +18,15 @@ from typing import Any
 import html5lib
 import markdown
 import pytest
-from counting import Scans, count_scans
+from counting import Scans, count_grapheme_lookups, count_scans
 from html5dom import corpus, iter_elements, justhtml_dom, without_marked_links
 from hypothesis import given
 from hypothesis import strategies as st
 from markdown.extensions import Extension
+from markdown_cases import PRESETS, WRONG_OPTIONS, attributes, check_internal_hosts_iterator, check_titles_and_callbacks
 
 import uts58.python_markdown
-from uts58 import Link, Policy, find_links, graphemes, linkify
+from uts58 import Link, Policy, find_links, linkify
 from uts58._rawhtml import RAW_TEXT, SKIPPED
 from uts58.python_markdown import LinkifyExtension, _view
 
@@ -146,42 +147,10 @@ def test_callback_changes_or_drops_links_and_never_lets_a_bad_href_through() -> 
     assert "".join(root.itertext()) == "<keep.com> & &amp; drop.com js.com event.com space.com"
 
 
-@pytest.mark.parametrize(
-    ("options", "error", "words"),
-    [
-        ({"policy": "strict"}, TypeError, "policy"),
-        ({"attrs": {"href": "x"}}, ValueError, "href"),
-        ({"attrs": {"rel": 1}}, TypeError, "attrs"),
-        ({"kinds": ["urls"]}, ValueError, "kinds"),
-        ({"schemes": ["javascript"]}, ValueError, "javascript"),
-        ({"schemes": "https"}, TypeError, "schemes"),
-        ({"require_scheme": "no"}, TypeError, "require_scheme"),
-        ({"callback": "f"}, TypeError, "callback"),
-        ({"unicode_version": 16}, TypeError, "unicode_version"),
-        ({"rel": 1}, TypeError, "rel"),
-        ({"target": ["_blank"]}, TypeError, "target"),
-        ({"rel": "x", "attrs": {"rel": "y"}}, ValueError, "rel"),
-        ({"external_only": "yes"}, TypeError, "external_only"),
-        ({"internal_hosts": "a.com"}, TypeError, "internal_hosts"),
-        ({"internal_hosts": ["a b"]}, ValueError, "internal_hosts"),
-        ({"display": 20}, TypeError, "display"),
-        ({"display": {"max_length": 0}}, ValueError, "max_length"),
-        ({"display": {"location": "left"}}, ValueError, "location"),
-        ({"display": {"shorten": True}}, ValueError, "shorten"),
-    ],
-)
+@pytest.mark.parametrize(("options", "error", "words"), WRONG_OPTIONS)
 def test_wrong_options_name_the_argument(options: dict[str, Any], error: type[Exception], words: str) -> None:
     with pytest.raises(error, match=words):
         LinkifyExtension(**options)
-
-
-def attributes(html: str) -> list[dict[str, str]]:
-    """The attributes of the ``a`` elements and their text (``#text``), as an HTML5 parser reads them."""
-    root = html5lib.parseFragment(html, namespaceHTMLElements=False)
-    return [{**a.attrib, "#text": "".join(a.itertext())} for a in root.iter("a")]
-
-
-PRESETS: dict[str, Any] = {"rel": "nofollow", "target": "_blank", "external_only": True, "internal_hosts": ["a.com"]}
 
 
 def test_presets_and_display() -> None:
@@ -207,23 +176,11 @@ def test_presets_and_display() -> None:
 
 
 def test_a_title_given_wins_and_callbacks_see_the_title() -> None:
-    seen: list[dict[str, str]] = []
-
-    def callback(link: Link, attrs: dict[str, str]) -> dict[str, str]:
-        seen.append(dict(attrs))
-        return attrs
-
-    text = "see b.com/some/long/path"
-    assert attributes(render(text, attrs={"Title": "mine"}, display={"max_length": 8}))[0]["title"] == "mine"
-    render(text, callback=callback, display={"max_length": 8}, target="_top")
-    assert seen == [
-        {"href": "https://b.com/some/long/path", "target": "_top", "title": "b.com/some/long/path", "_text": "b.com/s…"}
-    ]
+    check_titles_and_callbacks(render)
 
 
 def test_internal_hosts_may_be_an_iterator() -> None:
-    html = render("a.com b.com", internal_hosts=iter(["a.com"]), external_only=True, rel="ugc")
-    assert [a.get("rel") for a in attributes(html)] == [None, "ugc"]
+    check_internal_hosts_iterator(render)
 
 
 def test_unknown_options_are_refused() -> None:
@@ -459,23 +416,16 @@ def test_text_is_scanned_once(scans: Scans, kind: str) -> None:
 
 def test_shortening_a_huge_url_looks_at_few_characters(monkeypatch: pytest.MonkeyPatch) -> None:
     """display= on a URL of n characters: the grapheme lookups do not grow with n (D81)."""
-    calls = [0]
-    real = graphemes._class
-
-    def counting(ch: str) -> int:
-        calls[0] += 1
-        return real(ch)
-
-    monkeypatch.setattr(graphemes, "_class", counting)
+    lookups = count_grapheme_lookups(monkeypatch)
     steps = []
     for n in (100_000, 200_000):
-        calls[0] = 0
+        lookups.count = 0
         for tail in ("a" * n, "\u0915" * n, "x\u200d" * (n // 2), "\x00\ud800" * (n // 2)):
             # (Policy.none(): the default policy leaves URLs this long as text)
             options: dict[str, Any] = {"display": {"max_length": 30, "location": "middle"}, "policy": Policy.none()}
             html = render("see https://example.com/x/" + tail, **options)
             assert len(attributes(html)[0]["#text"]) <= 30
-        steps.append(calls[0])
+        steps.append(lookups.count)
     assert 0 < steps[0] and steps[1] <= steps[0] + 100 and steps[1] <= 2000
 
 

@@ -13,7 +13,7 @@ import html
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ._checks import check_str
 from ._kernels import escape_html as _escape_html
@@ -212,6 +212,59 @@ def check_callback(callback: object) -> None:
     detection, by linkify and the adapters)."""
     if callback is not None and not callable(callback):
         raise TypeError(f"callback must be callable, not {type(callback).__name__}")
+
+
+class AdapterSettings(NamedTuple):
+    """What a Markdown adapter links with, made once by :func:`adapter_settings`."""
+
+    policy: Policy
+    attributes: LinkAttributes
+    callback: Callback | None
+    kinds: frozenset[str]
+    finder: Finder
+    link_text: str
+    shortening: DisplayOptions | None
+
+
+def adapter_settings(
+    caller: str,
+    *,
+    policy: Policy | None,
+    attrs: Mapping[str, str] | None,
+    callback: Callback | None,
+    kinds: Iterable[str],
+    link_text: str,
+    finder: Finder | None,
+    rel: str | None,
+    target: str | None,
+    external_only: bool,
+    internal_hosts: Iterable[str],
+    display: DisplayOptions | None,
+    options: Mapping[str, Any],
+) -> AdapterSettings:
+    """The options of the Python-Markdown extension and the mistune plugin
+    (``link_text`` and linkify's), checked as :func:`linkify` checks them,
+    with the same errors, and made once: the Finder, the attributes (D82,
+    D83), the display options (D90)."""
+    check_str(link_text, "link_text")
+    if link_text not in ("original", "display"):
+        raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}")
+    check_callback(callback)
+    if policy is not None and not isinstance(policy, Policy):
+        raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
+    policy = Policy.default() if policy is None else policy
+    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    if not isinstance(internal_hosts, (str, bytes)) and isinstance(internal_hosts, Iterable):
+        internal_hosts = tuple(internal_hosts)  # (read twice: by linkify's check and here)
+    found_by = linkify_finder(finder, options, policy, caller)
+    # linkify checks every other option as it would here (and on no text, finds nothing).
+    linkify("", attrs=attrs, kinds=kinds, policy=policy, finder=found_by, rel=rel, target=target,
+            external_only=external_only, internal_hosts=internal_hosts, display=display)  # fmt: skip
+    attributes = LinkAttributes(
+        attrs, rel=rel, target=target, external_only=external_only, internal_hosts=internal_hosts
+    )
+    shortening = None if display is None else check_display(display)
+    return AdapterSettings(policy, attributes, callback, frozenset(kinds), found_by, link_text, shortening)
 
 
 def apply_callback(

@@ -52,12 +52,10 @@ from typing import TYPE_CHECKING, Any
 import mistune
 from mistune.util import unescape
 
-from ._checks import check_str
 from ._rawhtml import RawHtml
 from .detection import Finder, Link, prefilter
-from .display import DisplayOptions, check_display
-from .errors import OptionError
-from .linkifier import Callback, LinkAttributes, LinkifyOptions, apply_callback, linkify, linkify_finder, shown
+from .display import DisplayOptions
+from .linkifier import Callback, LinkifyOptions, adapter_settings, apply_callback, shown
 from .security import Policy, admitted
 
 if sys.version_info >= (3, 11):
@@ -135,40 +133,23 @@ class LinkifyPlugin:
         display: DisplayOptions | None = None,
         **options: Unpack[LinkifyOptions],
     ) -> None:
-        check_str(link_text, "link_text")
-        if link_text not in ("original", "display"):
-            raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}")
-        if callback is not None and not callable(callback):
-            raise TypeError(f"callback must be callable, not {type(callback).__name__}")
-        if policy is not None and not isinstance(policy, Policy):
-            raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-        if isinstance(kinds, str):
-            kinds = (kinds,)
-        kinds = tuple(kinds)
-        self.policy = Policy.default() if policy is None else policy
-        self.finder = linkify_finder(finder, options, self.policy, "LinkifyPlugin")
-        # linkify checks the other options as it would here (and on no text, finds nothing).
-        if not isinstance(internal_hosts, (str, bytes)) and isinstance(internal_hosts, Iterable):
-            internal_hosts = tuple(internal_hosts)  # (read twice: by linkify's check and here)
-        linkify(
-            "",
-            attrs=attrs,
-            kinds=kinds,
-            policy=self.policy,
-            finder=self.finder,
-            rel=rel,
-            target=target,
-            external_only=external_only,
-            internal_hosts=internal_hosts,
-            display=display,
+        (self.policy, self.attributes, self.callback, self.kinds, self.finder, self.link_text, self.shortening) = (
+            adapter_settings(
+                "LinkifyPlugin",
+                policy=policy,
+                attrs=attrs,
+                callback=callback,
+                kinds=kinds,
+                link_text=link_text,
+                finder=finder,
+                rel=rel,
+                target=target,
+                external_only=external_only,
+                internal_hosts=internal_hosts,
+                display=display,
+                options=options,
+            )
         )
-        self.attributes = LinkAttributes(
-            attrs, rel=rel, target=target, external_only=external_only, internal_hosts=internal_hosts
-        )
-        self.shortening = None if display is None else check_display(display)
-        self.callback = callback
-        self.kinds = frozenset(kinds)
-        self.link_text = link_text
         self.schemes = self.finder.schemes
         self._may_link = prefilter(self.finder.schemes, self.finder.bare_localhost)
 

@@ -45,12 +45,10 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
-from ._checks import check_str
 from ._rawhtml import RAW_TEXT, SKIPPED, RawHtml
 from .detection import Finder, Link, prefilter
-from .display import DisplayOptions, check_display
-from .errors import OptionError
-from .linkifier import Callback, LinkAttributes, LinkifyOptions, apply_callback, linkify, linkify_finder, shown
+from .display import DisplayOptions
+from .linkifier import Callback, LinkAttributes, LinkifyOptions, adapter_settings, apply_callback, shown
 from .security import Policy, admitted
 
 if sys.version_info >= (3, 11):
@@ -333,43 +331,21 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
         **options: Unpack[LinkifyOptions],
     ) -> None:
         super().__init__()
-        check_str(link_text, "link_text")
-        if link_text not in ("original", "display"):
-            raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}")
-        if callback is not None and not callable(callback):
-            raise TypeError(f"callback must be callable, not {type(callback).__name__}")
-        if isinstance(kinds, str):
-            kinds = (kinds,)
-        kinds = tuple(kinds)
-        # linkify checks every option as it would here (and on no text, finds nothing).
-        if not isinstance(internal_hosts, (str, bytes)) and isinstance(internal_hosts, Iterable):
-            internal_hosts = tuple(internal_hosts)  # (read twice: by linkify's check and here)
-        linkify(
-            "",
-            attrs=attrs,
-            kinds=kinds,
+        self.options = adapter_settings(
+            "LinkifyExtension",
             policy=policy,
+            attrs=attrs,
+            callback=callback,
+            kinds=kinds,
+            link_text=link_text,
             finder=finder,
             rel=rel,
             target=target,
             external_only=external_only,
             internal_hosts=internal_hosts,
             display=display,
-            **options,
-        )
-        policy = Policy.default() if policy is None else policy
-        attributes = LinkAttributes(
-            attrs, rel=rel, target=target, external_only=external_only, internal_hosts=internal_hosts
-        )
-        self.options: dict[str, Any] = {
-            "policy": policy,
-            "attributes": attributes,
-            "callback": callback,
-            "kinds": frozenset(kinds),
-            "finder": linkify_finder(finder, options, policy, "LinkifyExtension"),
-            "link_text": link_text,
-            "shortening": None if display is None else check_display(display),
-        }
+            options=options,
+        )._asdict()
 
     def extendMarkdown(self, md: Markdown) -> None:
         # After "unescape" (0): the text is what the reader sees.
