@@ -70,3 +70,10 @@ def check_internal_hosts_iterator(render: Render) -> None:
     """``internal_hosts`` may be an iterator (read once, D83)."""
     html = render("a.com b.com", internal_hosts=iter(["a.com"]), external_only=True, rel="ugc")
     assert [a.get("rel") for a in attributes(html)] == [None, "ugc"]
+
+
+def check_cdata_outside_foreign_content(render: Render) -> None:
+    """``<![CDATA[`` outside svg/math is a bogus comment that ends at the
+    first ``>``: markup after it counts (review of issue 13)."""
+    assert attributes(render("a <![CDATA[x><textarea>]]> x@y.org")) == []
+    assert [a["href"] for a in attributes(render("a <![CDATA[x>]]> x@y.org"))] == ["mailto:x@y.org"]

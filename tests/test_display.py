@@ -274,13 +274,33 @@ def test_a_million_character_url_shortens_in_linear_steps(monkeypatch: pytest.Mo
     lookups = count_grapheme_lookups(monkeypatch)
     steps = []
     for n in (500_000, 1_000_000):
-        for tail in ("a" * n, "\u0915" * n, "/%41" * (n // 4), "x\u200d" * (n // 2), "(" * n):
+        # ("=\u200d": delimiters in a run with no certain boundary, which made "smart" quadratic once.)
+        runs = ("a" * n, "\u0915" * n, "/%41" * (n // 4), "x\u200d" * (n // 2), "(" * n, "?=\u200d" * (n // 3))
+        total = 0
+        for tail in runs:
             link = next(uts58.find_links("https://example.com/x/" + tail))
             assert len(link.text) > n or tail[0] == "("  # (brackets: the §3.5.1 stack limit ends the link)
             link.display  # noqa: B018 (computed before counting)
             lookups.count = 0
             shown = shorten(link, {"max_length": 40, "location": location})
             assert len(shown.text) <= 40 and shown.title == link.display
+            total += lookups.count
+        steps.append(total)
+    # The walks stop within max_length of a cut: the steps do not grow with the URL.
+    assert steps[1] <= steps[0] + 100 and steps[1] <= 5000
+
+
+def test_smart_on_delimiters_without_a_boundary_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long max_length over a query of "=" and ZWJ (no certain boundary
+    anywhere): each legal-cut test looks at two characters, not at the rest
+    of the run (review of issue 13: this was max_length × run length)."""
+    lookups = count_grapheme_lookups(monkeypatch)
+    steps = []
+    for n in (20_000, 40_000):
+        link = next(uts58.find_links("https://example.com/a?" + "=\u200d" * n))
+        link.display  # noqa: B018 (computed before counting)
+        lookups.count = 0
+        shown = shorten(link, {"max_length": 2000, "location": "smart"})
+        assert len(shown.text) <= 2000
         steps.append(lookups.count)
-    assert steps[1] <= 2 * steps[0] + 100
-    assert steps[1] <= 3 * 1_000_000 + 100
+    assert steps[1] <= steps[0] + 100 and steps[0] <= 20 * 2000

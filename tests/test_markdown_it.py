@@ -370,8 +370,14 @@ def test_no_inline_rule_link_where_raw_html_allows_none() -> None:
         (['<a title=">" href=x>', "</a>"], True),
         (["<svg/>"], True),
         (["<svg>"], False),
-        (["<![CDATA[ x > y"], False),
+        # Outside foreign content "<![CDATA[" is a bogus comment ending at the
+        # first ">" (html5lib: "<!--[CDATA[ x --> y"); what follows is markup
+        # (review of issue 13: "<textarea>" after it was missed).
+        (["<![CDATA[ x > y"], True),
         (["<![CDATA[ x > y ]]>"], True),
+        (["<![CDATA[x><textarea>]]>"], False),
+        (["<svg>", "</svg>", "<![CDATA[x>", "<textarea>"], False),
+        (["<svg>", "<![CDATA[ x ]]>", "</svg>"], False),  # (in foreign content the end cannot be told)
         (["<"], False),
         (["</"], False),
         (["<b title='x"], False),

@@ -23,7 +23,14 @@ from counting import Scans, count_grapheme_lookups, count_scans
 from html5dom import corpus, iter_elements, justhtml_dom, without_marked_links
 from hypothesis import given
 from hypothesis import strategies as st
-from markdown_cases import PRESETS, WRONG_OPTIONS, attributes, check_internal_hosts_iterator, check_titles_and_callbacks
+from markdown_cases import (
+    PRESETS,
+    WRONG_OPTIONS,
+    attributes,
+    check_cdata_outside_foreign_content,
+    check_internal_hosts_iterator,
+    check_titles_and_callbacks,
+)
 from mistune.renderers.markdown import MarkdownRenderer
 
 import uts58.mistune
@@ -589,3 +596,7 @@ def test_sanitizing_the_output_keeps_the_links() -> None:
     html = nh3.clean(render(text, escape=False))
     assert hrefs(html) == ["https://example.com/", None, "mailto:x@example.org"]
     assert "onerror" not in html and "javascript" not in html
+
+
+def test_cdata_outside_foreign_content_is_a_bogus_comment() -> None:
+    check_cdata_outside_foreign_content(lambda text, **o: render(text, escape=False, **o))

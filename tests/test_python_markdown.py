@@ -23,7 +23,14 @@ from html5dom import corpus, iter_elements, justhtml_dom, without_marked_links
 from hypothesis import given
 from hypothesis import strategies as st
 from markdown.extensions import Extension
-from markdown_cases import PRESETS, WRONG_OPTIONS, attributes, check_internal_hosts_iterator, check_titles_and_callbacks
+from markdown_cases import (
+    PRESETS,
+    WRONG_OPTIONS,
+    attributes,
+    check_cdata_outside_foreign_content,
+    check_internal_hosts_iterator,
+    check_titles_and_callbacks,
+)
 
 import uts58.python_markdown
 from uts58 import Link, Policy, find_links, linkify
@@ -487,3 +494,7 @@ def test_text_without_a_dot_or_at_is_still_looked_at() -> None:
     """Schemes without "//" and http://localhost have neither "." nor "@"."""
     assert hrefs(render("see http://localhost:8000/")) == ["http://localhost:8000/"]
     assert hrefs(render("call tel:123", schemes={"tel"})) == ["tel:123"]
+
+
+def test_cdata_outside_foreign_content_is_a_bogus_comment() -> None:
+    check_cdata_outside_foreign_content(render)

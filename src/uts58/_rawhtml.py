@@ -31,7 +31,7 @@ SKIPPED = frozenset(
 # scope"): while one may be open, an end tag is not trusted to close anything.
 SCOPE_BOUNDARIES = frozenset({"applet", "caption", "html", "table", "td", "th", "marquee", "object"})
 
-_DATA, _RAW, _COMMENT, _BOGUS, _CDATA, _DEAD = range(6)
+_DATA, _RAW, _COMMENT, _BOGUS, _DEAD = range(5)
 _COMMENT_END = re.compile(r"--!?>")
 _TAG_NAME = re.compile(r"[^\t\n\f\r />]*")
 _SPACE = "\t\n\f\r "
@@ -101,11 +101,11 @@ class RawHtml:
                 if m is None:
                     return
                 i, self.mode = m.end(), _DATA
-            elif self.mode in (_BOGUS, _CDATA):
-                j = html.find(">" if self.mode == _BOGUS else "]]>", i)
+            elif self.mode == _BOGUS:
+                j = html.find(">", i)
                 if j < 0:
                     return
-                i, self.mode = j + (1 if self.mode == _BOGUS else 3), _DATA
+                i, self.mode = j + 1, _DATA
             else:
                 i = self._markup(html, i)
 
@@ -128,10 +128,12 @@ class RawHtml:
             self.mode = _COMMENT
             return k
         if html.startswith("<![CDATA[", j):
-            # Only foreign content has CDATA (elsewhere it is a bogus comment
-            # that ends at the first ">"): waiting for "]]>" links less, never more.
-            self.mode = _CDATA
-            return j + 9
+            # Only foreign content has CDATA; elsewhere it is a bogus comment
+            # that ends at the first ">", and what follows is markup ("<![CDATA[x>
+            # <textarea>]]>" opens a textarea).  Inside svg or math (or an HTML
+            # integration point in them) either may hold: the end cannot be told.
+            self.mode = _DEAD if ("svg" in self.open or "math" in self.open) else _BOGUS
+            return j + 2
         if c in "!?":
             self.mode = _BOGUS
             return j + 2

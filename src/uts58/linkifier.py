@@ -39,7 +39,12 @@ Callback = Callable[[Link, dict[str, str]], "dict[str, str] | None"]
 _ATTR_NAME = re.compile(r"[A-Za-z_:][-A-Za-z0-9_:.]*\Z")
 _IMPLIED_SCHEMES = frozenset({"https", "http", "mailto"})
 _HREF_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
-_CONTROL_OR_SPACE = re.compile(r"[\x00-\x20\x7f]")  # never in a serialized URL
+# The first segment of a relative href: a character reference there
+# ("javascript&colon;x") is a scheme to a renderer that decodes twice (mistune).
+_FIRST_SEGMENT = re.compile(r"[^/?#]*")
+# Controls and spaces are never in a serialized URL; a lone surrogate is
+# dropped by HTML serializers and UTF-8 encoders ("\udcffjavascript:").
+_CONTROL_OR_SPACE = re.compile("[\x00-\x20\x7f\ud800-\udfff]")
 
 
 class LinkifyOptions(DetectionOptions, total=False):
@@ -316,7 +321,10 @@ def safe_href(href: str, schemes: frozenset[str]) -> bool:
         return False
     m = _HREF_SCHEME.match(href)
     if m is None:
-        return True  # no scheme: relative to the page (D84)
+        # No scheme: relative to the page (D84), unless its first segment
+        # holds "&" or ":", which a decoding renderer could make a scheme of.
+        first = _FIRST_SEGMENT.match(href)
+        return first is None or not any(c in first.group() for c in "&:")
     scheme = m.group(1).lower()
     return (scheme in schemes or scheme in _IMPLIED_SCHEMES) and scheme not in FORBIDDEN_SCHEMES
 
