@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from uts58.hosts import (
     DomainRules,
@@ -93,3 +96,81 @@ def test_run_start_is_bounded_and_exact() -> None:
 def test_domain_to_ascii_takes_a_host_only() -> None:
     for not_a_domain in ["a.com:80", "a.com/x", "user@a.com", "a.com?q", "[::1]", "a%2Ecom", "a\\b.com"]:
         assert domain_to_ascii(not_a_domain) is None, not_a_domain
+
+
+# --------------------------------------------------------------------------
+# The host-validation cache (issue 14): bounded, thread-safe, never changing
+# an answer.
+
+
+def _cache_rules() -> Any:
+    from uts58.hosts import default_tlds, domain_rules
+
+    return domain_rules(default_tlds(), link_properties().version)
+
+
+_NAMES = st.lists(st.sampled_from([*"abcxyz-0.。éü例え", "xn--", "com", "de", "co.uk"]), max_size=20).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_NAMES, st.booleans(), st.booleans())
+def test_the_cache_never_changes_an_answer(name: str, any_tld: bool, single_label: bool) -> None:
+    rules = _cache_rules()
+    direct = rules._check(name, any_tld, single_label)
+    assert rules.check(name, any_tld=any_tld, single_label=single_label) == direct  # (filled, or a hit)
+    assert rules.check(name, any_tld=any_tld, single_label=single_label) == direct  # (a hit)
+
+
+def test_the_cache_agrees_on_every_conformance_host() -> None:
+    from uts58 import find_links
+    from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
+
+    rules = _cache_rules()
+    hosts = {
+        link.text[: len(link.host)] if link.scheme is None else link.host
+        for v in TEST_VERSIONS
+        for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))
+        for link in find_links(line.text)
+        if link.host
+    }
+    assert len(hosts) > 50
+    for name in hosts:
+        for flags in ((False, False), (True, False), (True, True)):
+            assert rules.check(name, any_tld=flags[0], single_label=flags[1]) == rules._check(name, *flags)
+
+
+def test_the_cache_is_bounded() -> None:
+    from uts58.hosts import HOST_CACHE_NAME_LIMIT, HOST_CACHE_SIZE
+
+    rules = _cache_rules()
+    for i in range(HOST_CACHE_SIZE + 1000):
+        rules.check(f"host{i}.example.com")
+    assert rules._memo.cache_info().currsize <= HOST_CACHE_SIZE
+    rules._memo.cache_clear()
+    long_name = "a" * 60 + ("." + "b" * 60) * 4 + ".com"
+    assert len(long_name) > HOST_CACHE_NAME_LIMIT
+    assert rules.check(long_name) is None
+    assert rules._memo.cache_info().currsize == 0  # (a name that long is not kept)
+
+
+def test_the_cache_is_safe_across_threads() -> None:
+    import threading
+
+    rules = _cache_rules()
+    names = [f"{w}{i % 50}.{tld}" for i in range(400) for w, tld in (("bücher", "de"), ("x", "com"), ("y", "zz"))]
+    expected = [rules._check(name, False, False) for name in names]
+    results: list[list[str | None]] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            results.append([rules.check(name) for name in names])
+        except BaseException as exc:  # (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(results) == 8 and all(r == expected for r in results)

@@ -18,7 +18,7 @@ structure of domain names.  Here:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -57,6 +57,10 @@ FILE_EXTENSION_TLDS = frozenset(
 LABEL_SEPARATORS = ".\u3002\uff0e\uff61"
 _SEPARATOR = re.compile("[" + LABEL_SEPARATORS + "]")
 _MAX_LABEL, _MAX_DOMAIN = 63, 253  # octets of the A-label form (RFC 1035)
+# The host-validation cache of each DomainRules (issue 14): its entries, and
+# the longest name it keeps, which bound its memory (< 4096 × 253 characters).
+HOST_CACHE_SIZE = 4096
+HOST_CACHE_NAME_LIMIT = _MAX_DOMAIN
 _IPV4 = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+\Z")
 # An unlisted TLD accepted after a scheme (D52): ASCII letters only.  Every
 # IDN TLD is listed, and a non-ASCII last label is more often the text after
@@ -142,6 +146,13 @@ class DomainRules:
     tlds: frozenset[str]
     label: re.Pattern[str]
 
+    def __post_init__(self) -> None:
+        # Issue 14: hosts repeat in real text, and validating one (UTS #46,
+        # the PSL) is most of the cost of a link.  A bounded LRU per rule set
+        # (functools.lru_cache: thread-safe); the answer is a pure function of
+        # the name and the flags, so the cache never changes a result.
+        object.__setattr__(self, "_memo", lru_cache(maxsize=HOST_CACHE_SIZE)(self._check))
+
     def check(self, name: str, *, any_tld: bool = False, single_label: bool = False) -> str | None:
         """The A-label form of ``name`` (labels separated by any of
         :data:`LABEL_SEPARATORS`, no trailing separator) if it is a
@@ -149,7 +160,15 @@ class DomainRules:
 
         ``any_tld``: a written scheme is the evidence (D52): any TLD of TLD
         syntax is accepted, listed or not.  ``single_label``: a name of one
-        label is a host too (an intranet name after a scheme, D54)."""
+        label is a host too (an intranet name after a scheme, D54).
+        Answers for names of at most :data:`HOST_CACHE_NAME_LIMIT`
+        characters are remembered (at most :data:`HOST_CACHE_SIZE` of them)."""
+        if len(name) > HOST_CACHE_NAME_LIMIT:
+            return self._check(name, any_tld, single_label)
+        memo: Callable[[str, bool, bool], str | None] = self._memo  # type: ignore[attr-defined]
+        return memo(name, any_tld, single_label)
+
+    def _check(self, name: str, any_tld: bool, single_label: bool) -> str | None:
         if len(name) > 4 * _MAX_DOMAIN:
             # Too long whatever UTS #46 does: mapping never shortens a label
             # and NFC composes at most three characters into one (Hangul).
