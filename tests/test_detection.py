@@ -605,3 +605,23 @@ def test_file_extension_tlds_need_evidence() -> None:
 )
 def test_review_cases(text: str, options: dict[str, object], expected: list[str]) -> None:
     assert [link.href for link in find_links(text, **options)] == expected  # type: ignore[arg-type]
+
+
+def test_a_text_without_candidates_costs_one_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14, per-call cost: no scanner is made for a text where the
+    candidate pattern finds nothing, and the first match is not searched twice."""
+    import uts58.detection as detection
+
+    real = detection._Scanner
+    made = []
+
+    def counting(*args: object) -> object:
+        made.append(args[0])
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(detection, "_Scanner", counting)
+    for text in ["", "no link in this line at all", "1. 2, 3; a-b (c) [d] «e»", "\x00\ud800 e.g"]:
+        assert list(find_links(text)) == []
+    assert made == ["\x00\ud800 e.g"]  # ("e.g": a candidate, which the scanner then refuses)
+    assert [link.text for link in find_links("see example.com")] == ["example.com"]
+    assert made[-1] == "see example.com"

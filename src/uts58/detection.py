@@ -280,7 +280,10 @@ class Finder:
         """The URLs and email addresses in ``text``, in order, never
         overlapping (of the kinds ``urls`` and ``emails`` ask for)."""
         check_str(text, "text")
-        return _Scanner(text, self, _link_of).links(self.urls, self.emails)
+        first = self._candidate.search(text)
+        if first is None:
+            return iter(())  # (issue 14: a text with no candidate costs one scan, no scanner)
+        return _Scanner(text, self, _link_of).links(self.urls, self.emails, first)
 
     def find_urls(self, text: str) -> Iterator[Link]:
         """:meth:`find_links`, URLs only."""
@@ -395,6 +398,8 @@ def finder_for(options: Mapping[str, Any], caller: str = "find_links") -> Finder
     adapters): built once per distinct options through a small bounded
     cache, so that a call with options costs what a call with a finder does.
     An unknown option is a TypeError naming it."""
+    if not options:
+        return _cached_finder(())  # (issue 14: the common call, without sorting or hashing a key)
     _check_names(options, caller)
     if all(type(value) in _KEY_TYPES for value in options.values()):
         # (the type is in the key: True and 1 are equal, but 1 is refused)
@@ -462,8 +467,7 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
     ['ssh://git@example.com/x.git']
     """
     check_str(text, "text")
-    found = resolve_finder(finder, options, "find_links")
-    return _Scanner(text, found, _link_of).links(found.urls, found.emails)
+    return resolve_finder(finder, options, "find_links").find_links(text)
 
 
 def find_urls(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
@@ -573,14 +577,13 @@ class _Scanner(Generic[_T]):
         self.run_pieces: deque[tuple[int, int]] = deque()
         self.message_id_end = 0  # after the ">" of the last Message-ID (D55)
 
-    def links(self, urls: bool, emails: bool) -> Iterator[_T]:
+    def links(self, urls: bool, emails: bool, first: re.Match[str] | None = None) -> Iterator[_T]:
+        """The links, in order; ``first``: the first candidate, if already found."""
         text = self.text
         search = self.candidate.search
         pos = 0
-        while True:
-            m = search(text, pos)
-            if m is None:
-                return
+        m = search(text) if first is None else first
+        while m is not None:
             at, found = m.start(), m.group()
             if found == "://":
                 link, pos = self._schemed(at)
@@ -596,6 +599,7 @@ class _Scanner(Generic[_T]):
                     link.kind == "url" and self.opts.require_scheme and link.scheme is None
                 ):
                     yield link
+            m = search(text, pos)
 
     # -- helpers -------------------------------------------------------
 
