@@ -431,11 +431,14 @@ class LinkAttributes:
             pos = dot
         return True
 
-    def of(self, link: Link) -> dict[str, str]:
-        """The attributes of ``link``'s ``<a>`` (a dict to read, not to change)."""
-        if not self.external_only or self.external(link):
-            return self.outside
-        return self.inside
+    def of(self, link: Link, title: str | None = None) -> dict[str, str]:
+        """The attributes of ``link``'s ``<a>`` (a dict to read, not to
+        change), with ``title`` (a truncated link's whole display form)
+        unless they hold a title already, in any letter case (D90)."""
+        attrs = self.outside if not self.external_only or self.external(link) else self.inside
+        if title is not None and not any(name.lower() == "title" for name in attrs):
+            return {**attrs, "title": title}
+        return attrs
 
     def html_of(self, link: Link) -> str:
         """:meth:`of` serialized: `` name="value"`` for each, escaped."""
@@ -505,9 +508,7 @@ def _anchor(
     display, title = shown(link, shortening, policy)
     href = link.href
     if callback is not None or (title is not None and format == "html"):
-        attrs = attributes.of(link)
-        if title is not None and not any(name.lower() == "title" for name in attrs):
-            attrs = {**attrs, "title": title}  # D90: the whole display form of a truncated link
+        attrs = attributes.of(link, title)
         if callback is not None:
             result = apply_callback(callback, link, href, attrs, display, schemes)
             if result is None:

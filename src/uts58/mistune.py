@@ -290,9 +290,7 @@ class LinkifyPlugin:
         # D90: with display= the shortened display form replaces the text that was there.
         text = source if self.link_text == "original" and self.shortening is None else _raw_text(display, escaped)
         href = link.href
-        attrs = self.attributes.of(link)  # (shared: read, not changed; apply_callback copies it)
-        if title is not None and not any(name.lower() == "title" for name in attrs):
-            attrs = {**attrs, "title": title}  # D90: the whole display form of a truncated link
+        attrs = self.attributes.of(link, title)  # (shared: read, not changed; apply_callback copies it)
         if self.callback is not None:
             result = apply_callback(self.callback, link, href, attrs, display, self.schemes)  # D28
             if result is None:

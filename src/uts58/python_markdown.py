@@ -247,9 +247,7 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
             display, title = shown(link, shortening, self.policy)
             text = _tree_value(display)
         href = link.href
-        attrs = self.attributes.of(link)  # (shared: read, not changed; apply_callback copies it)
-        if title is not None and not any(name.lower() == "title" for name in attrs):
-            attrs = {**attrs, "title": title}  # D90: the whole display form of a truncated link
+        attrs = self.attributes.of(link, title)  # (shared: read, not changed; apply_callback copies it)
         if self.callback is not None:
             result = apply_callback(self.callback, link, href, attrs, display, self.schemes)
             if result is None:
