@@ -7,6 +7,8 @@ import itertools
 import re
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import uts58
 from uts58 import Link, find_emails, find_link_end, find_links, find_urls
@@ -625,3 +627,85 @@ def test_a_text_without_candidates_costs_one_scan(monkeypatch: pytest.MonkeyPatc
     assert made == ["\x00\ud800 e.g"]  # ("e.g": a candidate, which the scanner then refuses)
     assert [link.text for link in find_links("see example.com")] == ["example.com"]
     assert made[-1] == "see example.com"
+
+
+# --------------------------------------------------------------------------
+# Issue 14: the quick rejection of a run whose last label is no TLD (D91)
+# is exact: never a different link, on real documents and generated text.
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+_MARKS = re.compile("[\u2e20\u2e21\u2e22\u2e23]")  # (the judges' marks of bench/precision/)
+
+
+def real_documents() -> list[str]:
+    """Real text in this checkout: the hand-judged lines of bench/precision/
+    (drawn from man pages, changelogs, handbooks in many languages; the marks
+    removed), the docs (the UTS #58 text among them) and the README."""
+    docs = [_MARKS.sub("", p.read_text(encoding="utf-8")) for p in sorted((ROOT / "bench" / "precision").glob("*.txt"))]
+    paths = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT.parent / "shared" / "spec" / "tr58-2.txt"]
+    docs += [p.read_text(encoding="utf-8") for p in paths if p.exists()]
+    return docs
+
+
+def _without_quick_rejection(finder: uts58.Finder) -> uts58.Finder:
+    reference = finder.with_options()
+    object.__setattr__(reference, "_quick_tlds", None)
+    return reference
+
+
+_QUICK_OPTIONS: list[dict[str, object]] = [
+    {},
+    {"known_tlds": {"com", "txt", "de", "xn--p1ai"}},
+    {"file_extensions": ()},
+    {"require_scheme": True},
+]
+
+
+@pytest.mark.parametrize("options", _QUICK_OPTIONS)
+def test_the_quick_rejection_never_changes_a_link(options: dict[str, object]) -> None:
+    finder = uts58.Finder(**options)  # type: ignore[arg-type]
+    reference = _without_quick_rejection(finder)
+    assert finder._quick_tlds is not None and reference._quick_tlds is None
+    files = [data_file(v, "LinkDetectionTest.txt") for v in ("17.0.0", "dev")]
+    lines = [line.text for path in files for line in read_detection_test(path)]
+    documents = real_documents()
+    found = 0
+    for text in [*documents, *(line for doc in documents for line in doc.split("\n")), *lines]:
+        quick = [(x.start, x.end, x.kind) for x in finder.find_links(text)]
+        assert quick == [(x.start, x.end, x.kind) for x in reference.find_links(text)], text[:200]
+        found += len(quick)
+    assert found > 500  # (the texts hold links: the comparison is not of empty lists)
+
+
+_LABELS = st.sampled_from(["ab", "例子", "中国", "com", "de", "c", "1", "txt", "xn--p1ai", "a_b", "-x", "Ü"])
+_AFTER = st.sampled_from([".", ".", "。", "．", "｡", " ", "@", "/", "", ".."])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.tuples(_LABELS, _AFTER), max_size=10).map(lambda pairs: "".join(a + b for a, b in pairs)))
+@example("例子.中国。hello.c")  # (D22: a clause cut before a last label that is no TLD)
+@example("hello.c。例子.中国")
+def test_the_quick_rejection_agrees_on_generated_text(text: str) -> None:
+    finder = uts58.Finder()
+    reference = _without_quick_rejection(finder)
+    assert [(x.start, x.end) for x in finder.find_links(text)] == [(x.start, x.end) for x in reference.find_links(text)]
+
+
+def test_the_quick_rejection_skips_the_run_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run like "file.c", "1.2.3" or "e.g." is refused without looking back
+    for its start; one that may hold a domain ("例子.中国。hello.c": D22) is not."""
+    import uts58.detection as detection
+
+    starts: list[int] = []
+    real = detection.run_start
+    monkeypatch.setattr(detection, "run_start", lambda *args: starts.append(args[3]) or real(*args))
+    assert list(find_links("see file.c, 1.2.3, e.g. x.h and notes.txt")) == []
+    assert starts == []
+    assert list(find_links("pam_unix.so")) == []  # ("so" is a TLD: the run is looked at, D51 refuses it)
+    assert starts == [8]
+    starts.clear()
+    assert [x.text for x in find_links("例子.中国。hello.c")] == ["例子.中国"]
+    assert starts != []
+    starts.clear()
+    assert [x.text for x in find_links("192.168.1.1:80 e.g.", bare_ipv4=True)] == ["192.168.1.1:80"]
+    assert starts != []  # (with bare_ipv4, a last label of digits may be a link: no quick rejection)

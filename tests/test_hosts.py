@@ -174,3 +174,63 @@ def test_the_cache_is_safe_across_threads() -> None:
     for t in threads:
         t.join()
     assert not errors and len(results) == 8 and all(r == expected for r in results)
+
+
+# --------------------------------------------------------------------------
+# The ASCII fast path (D92): a name of ASCII letters, digits and hyphens is
+# not given to the URL parser.  The same answer as the parser's, always.
+
+_ASCII_NAMES = st.lists(
+    st.sampled_from([*"aZ09-.", "x-y", "xn--", "XN--p1ai", "com", "COM", "de", "co.uk", "0x7f", "1", "255", "a" * 63]),
+    max_size=16,
+).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_ASCII_NAMES, st.booleans(), st.booleans())
+def test_the_ascii_fast_path_agrees_with_the_url_parser(name: str, any_tld: bool, single_label: bool) -> None:
+    rules = _cache_rules()
+    assert rules._check(name, any_tld, single_label) == rules._check(name, any_tld, single_label, fast=False)
+
+
+def _corpus_names() -> set[str]:
+    """Every run of host characters with a separator in the conformance files
+    and in the real documents of this checkout (tests/test_detection.py:
+    real_documents), and each of its suffixes after a separator: what a
+    scan may ask about, found without the code under test."""
+    from test_detection import real_documents
+
+    from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
+    from uts58.hosts import LABEL_SEPARATORS
+
+    texts = [line.text for v in TEST_VERSIONS for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))]
+    texts += real_documents()
+    run = re.compile(host_patterns(link_properties()).run_end.pattern[:-1] + "+")
+    names = set()
+    for text in texts:
+        for m in run.finditer(text):
+            name = m.group().strip(LABEL_SEPARATORS)
+            cuts = [i + 1 for i, c in enumerate(name) if c in LABEL_SEPARATORS]
+            if cuts and len(name) <= 253:
+                names.update(name[i:] for i in [0, *cuts[:-1]])
+    return names
+
+
+def test_the_ascii_fast_path_agrees_on_every_corpus_host() -> None:
+    rules = _cache_rules()
+    names = _corpus_names()
+    plain = [h for h in names if re.fullmatch(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+", h)]
+    assert len(plain) > 2000  # (the comparison covers many names, most of them where the fast path applies)
+    for name in names:
+        for flags in ((False, False), (True, False), (True, True)):
+            assert rules._check(name, *flags) == rules._check(name, *flags, fast=False), (name, flags)
+
+
+def test_domain_to_unicode_skips_only_what_has_no_a_label() -> None:
+    from uts58.whatwg import idna_to_unicode
+
+    ascii_hosts = [domain_to_ascii(name) for name in sorted(_corpus_names())]
+    assert sum(1 for a in ascii_hosts if a and "xn--" in a) > 10
+    for a in ascii_hosts:
+        if a is not None:
+            assert domain_to_unicode(a) == idna_to_unicode(a)

@@ -226,6 +226,7 @@ class Finder:
         _patterns: HostPatterns
         _candidate: re.Pattern[str]
         _scheme_lengths: tuple[int, ...]
+        _quick_tlds: frozenset[str] | None
 
     def __init__(
         self,
@@ -279,7 +280,8 @@ class Finder:
     def find_links(self, text: str) -> Iterator[Link]:
         """The URLs and email addresses in ``text``, in order, never
         overlapping (of the kinds ``urls`` and ``emails`` ask for)."""
-        check_str(text, "text")
+        if type(text) is not str:
+            check_str(text, "text")  # (a str subclass passes)
         first = self._candidate.search(text)
         if first is None:
             return iter(())  # (issue 14: a text with no candidate costs one scan, no scanner)
@@ -348,6 +350,9 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
         "_patterns": patterns,
         "_candidate": _candidate_pattern(patterns, opaque, finder.bare_localhost, finder.single_label_hosts),
         "_scheme_lengths": tuple(sorted({len(scheme) for scheme in finder.schemes}, reverse=True)),
+        # D91: the TLDs of the quick rejection of a run whose last label is no
+        # TLD; None with bare_ipv4 (a dotted quad ends in digits and is linked).
+        "_quick_tlds": None if finder.bare_ipv4 else tlds,
     }
     for name, value in derived.items():
         object.__setattr__(finder, name, value)
@@ -466,6 +471,8 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
     >>> [link.text for link in find_links("ssh://git@example.com/x.git", schemes={"ssh"})]
     ['ssh://git@example.com/x.git']
     """
+    if finder is None and not options:
+        return _cached_finder(()).find_links(text)  # (issue 14: the common call; it checks text)
     check_str(text, "text")
     return resolve_finder(finder, options, "find_links").find_links(text)
 
@@ -570,6 +577,7 @@ class _Scanner(Generic[_T]):
         self.scheme_lengths = finder._scheme_lengths
         self.patterns: HostPatterns = finder._patterns
         self.candidate = finder._candidate
+        self.quick_tlds = finder._quick_tlds
         self.floor = 0
         # The run of label characters last split into pieces, and its pieces
         # not yet looked at (see _bare).
@@ -754,6 +762,19 @@ class _Scanner(Generic[_T]):
                 return None, e  # a supplementary character that is no label character
             if e < len(text) and text[e] == "@":
                 return None, e  # a local-part: the "@" decides
+            if self.quick_tlds is not None:
+                # D91: a bare domain ends with a listed TLD.  A last label of
+                # ASCII that is none ("file.c", "1.2.3", "e.g.") rejects the run
+                # unless an ideographic stop may cut it into clauses (D22).
+                name = text[at:e].rstrip(LABEL_SEPARATORS)
+                last = name[name.rfind(".") + 1 :]
+                if (
+                    last.isascii()
+                    and last.lower() not in self.quick_tlds
+                    and _IDEOGRAPHIC_STOP.search(text, max(pos, self.floor), e) is None
+                ):
+                    self.run_end = e
+                    return None, e
             r = run_start(self.patterns.run_start, text, max(pos, self.floor), at)
             pieces = deque(self._clauses(r, e))
         while pieces:

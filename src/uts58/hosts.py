@@ -168,7 +168,9 @@ class DomainRules:
         memo: Callable[[str, bool, bool], str | None] = self._memo  # type: ignore[attr-defined]
         return memo(name, any_tld, single_label)
 
-    def _check(self, name: str, any_tld: bool, single_label: bool) -> str | None:
+    def _check(self, name: str, any_tld: bool, single_label: bool, fast: bool = True) -> str | None:
+        # ``fast=False``: every name through the URL parser, the reference of
+        # the differential tests of the ASCII fast path (D92).
         if len(name) > 4 * _MAX_DOMAIN:
             # Too long whatever UTS #46 does: mapping never shortens a label
             # and NFC composes at most three characters into one (Hangul).
@@ -186,8 +188,11 @@ class DomainRules:
             if not label or label[0] == "-" or label[-1] == "-":
                 return None
         joined = ".".join(labels)
-        if _PLAIN_ASCII_DOMAIN.fullmatch(joined) and "xn--" not in joined.lower():
-            ascii_name: str | None = joined.lower()  # nothing for UTS #46 to map or check
+        if fast and _PLAIN_ASCII_DOMAIN.fullmatch(joined) and "xn--" not in joined.lower():
+            # D92: letters, digits and hyphens: UTS #46 only lowercases them,
+            # and a name the URL parser would read as IPv4 ends in digits, which
+            # no TLD does; the full parse gives the same answer (tested).
+            ascii_name: str | None = joined.lower()
         else:
             ascii_name = domain_to_ascii(joined)
         if ascii_name is None or len(ascii_name) > _MAX_DOMAIN:
