@@ -234,3 +234,63 @@ def test_domain_to_unicode_skips_only_what_has_no_a_label() -> None:
     for a in ascii_hosts:
         if a is not None:
             assert domain_to_unicode(a) == idna_to_unicode(a)
+
+
+# The candidate pattern starts every alternative with one character of a
+# small set (issue 14): it finds exactly what the plain alternation finds.
+
+
+def _plain_candidate(single_label: bool = False) -> re.Pattern[str]:
+    from uts58.hosts import LABEL_SEPARATORS
+
+    p = host_patterns(link_properties())
+    scheme = p.after_scheme + (f"|{p.label.pattern}" if single_label else "")
+    return re.compile(f"://(?={scheme})|@(?={p.after_at})|[{LABEL_SEPARATORS}](?={p.after_separator})")
+
+
+def _matches(pattern: re.Pattern[str], text: str, runs: bool = False) -> list[tuple[int, str]]:
+    """Where ``pattern`` finds candidates, searching on from each one (as a
+    scan does after a refused candidate), with what it matched.  ``runs``: a
+    separator's match goes on to the end of its run (``run_end``), which is
+    checked here and left out of the comparison."""
+    from uts58.hosts import LABEL_SEPARATORS
+
+    run_end = host_patterns(link_properties()).run_end
+    out = []
+    m = pattern.search(text)
+    while m is not None:
+        found = m.group()
+        if runs and found[0] in LABEL_SEPARATORS:
+            assert m.end() == run_end.match(text, m.start()).end()  # type: ignore[union-attr]
+            found = found[0]
+        out.append((m.start(), found))
+        m = pattern.search(text, m.start() + 1)
+    return out
+
+
+def test_the_candidate_pattern_finds_what_the_plain_alternation_finds() -> None:
+    from test_detection import real_documents
+
+    from uts58 import Finder
+    from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
+
+    texts = [line.text for v in TEST_VERSIONS for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))]
+    texts += real_documents()
+    for single_label in (False, True):
+        fast, plain = Finder(single_label_hosts=single_label)._candidate, _plain_candidate(single_label)
+        assert fast.pattern != plain.pattern
+        assert sum(len(_matches(plain, text)) for text in texts) > 5000
+        for text in texts:
+            assert _matches(fast, text, runs=True) == _matches(plain, text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([*"a.:/@[ \u3002\uff0e\uff61", "://", "localhost", "\U0001d41a", "é"]), max_size=20))
+def test_the_candidate_pattern_agrees_on_generated_text(pieces: list[str]) -> None:
+    from uts58 import Finder
+
+    text = "".join(pieces)
+    for single_label in (False, True):
+        assert _matches(Finder(single_label_hosts=single_label)._candidate, text, runs=True) == _matches(
+            _plain_candidate(single_label), text
+        )

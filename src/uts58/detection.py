@@ -535,9 +535,7 @@ def _candidate_pattern(
     """The candidate pattern of :func:`host_patterns` with what the options
     add: ``scheme:`` of a scheme without ``//``, ``localhost:PORT``, ``://``
     before a host of one label."""
-    alternatives = [patterns.candidate.pattern]
-    if single_label:
-        alternatives.append(f"://(?={patterns.label.pattern})")
+    alternatives = [patterns.candidate_source(patterns.label.pattern if single_label else "")]
     if opaque:
         names = "|".join(re.escape(name) for name in opaque)
         alternatives.append(f"(?<![A-Za-z0-9+\\-])(?i:{names}):(?!//)")
@@ -592,15 +590,17 @@ class _Scanner(Generic[_T]):
         pos = 0
         m = search(text) if first is None else first
         while m is not None:
-            at, found = m.start(), m.group()
-            if found == "://":
-                link, pos = self._schemed(at)
-            elif found == "@":
+            at = m.start()
+            first_char = text[at]
+            if first_char in LABEL_SEPARATORS:
+                link, pos = self._bare(at, pos, m.end())  # (the match ends where the run does)
+            elif first_char == "@":
                 link, pos = self._email(at)
-            elif found[-1] == ":":
-                link, pos = self._localhost(at) if found.lower() == "localhost:" else self._opaque(at, found)
+            elif first_char == ":":
+                link, pos = self._schemed(at)  # ("://")
             else:
-                link, pos = self._bare(at, pos)
+                found = m.group()  # ("localhost:", or "scheme:" of a scheme without "//")
+                link, pos = self._localhost(at) if found.lower() == "localhost:" else self._opaque(at, found)
             if link is not None:
                 self.floor = link.end
                 if (urls if link.kind == "url" else emails) and not (
@@ -749,15 +749,15 @@ class _Scanner(Generic[_T]):
         link = self._url(at, host_end, _LOCALHOST, None)
         return link, link.end
 
-    def _bare(self, at: int, pos: int) -> tuple[_T | None, int]:
-        """A label separator at ``at``: maybe a domain without a scheme."""
+    def _bare(self, at: int, pos: int, e: int) -> tuple[_T | None, int]:
+        """A label separator at ``at``, its run of host characters ending at
+        ``e``: maybe a domain without a scheme."""
         text = self.text
         if at < self.run_end:
             # Inside a run already split (D22) where a link was found: go on
             # with its next pieces, not with a new scan of the whole run.
             e, pieces = self.run_end, self.run_pieces
         else:
-            e = self._run_end(at)
             if e == at + 1:
                 return None, e  # a supplementary character that is no label character
             if e < len(text) and text[e] == "@":

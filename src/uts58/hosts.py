@@ -298,6 +298,23 @@ class HostPatterns:
     run_end: re.Pattern[str]  # .match(text, i).end(): end of the host characters from i
     run_start: re.Pattern[str]  # see run_start()
     candidate: re.Pattern[str]  # where a link may be: "://", "@", a separator before a label (D23)
+    # The lookaheads of the candidate pattern after "://", "@" and a separator.
+    after_scheme: str
+    after_at: str
+    after_separator: str
+
+    def candidate_source(self, after_scheme: str = "") -> str:
+        """The candidate pattern, ``after_scheme`` added to what may follow
+        ``://``.  Every alternative starts with one character of a small set,
+        which the regex engine then skips to without trying the pattern at
+        each character of the text (issue 14: 2.3× faster on prose).  A
+        separator's match goes on to the end of its run of host characters
+        (what ``run_end`` would find from it)."""
+        scheme = self.after_scheme + ("|" + after_scheme if after_scheme else "")
+        return (
+            f"[:@{LABEL_SEPARATORS}](?:(?<=:)//(?={scheme})|(?<=@)(?={self.after_at})"
+            f"|(?<=[{LABEL_SEPARATORS}])(?={self.after_separator}){self.run_end.pattern})"
+        )
 
 
 @cache
@@ -312,19 +329,20 @@ def host_patterns(props: LinkProperties) -> HostPatterns:
     sep = "[" + LABEL_SEPARATORS + "]"
     astral = "[\\U00010000-\\U0010ffff]"
     dotted = f"{label}*(?:{sep}|{astral})"  # a host with a separator (or undecided)
-    return HostPatterns(
+    patterns = HostPatterns(
         label=re.compile(char_class(domain) + "+"),
         run_end=re.compile(char_class(with_seps) + "*"),
         run_start=re.compile("(?s:.*)" + char_class(with_seps, negate=True)),
-        candidate=re.compile(
-            # scheme: a dotted host, an IPv6 literal, localhost, or userinfo
-            f"://(?={dotted}|\\[|(?i:localhost)|[^\\s/?#@]*@)"
-            # email: a dotted domain after the "@"
-            f"|@(?={dotted})"
-            # a separator between labels
-            f"|{sep}(?={label}|{astral})"
-        ),
+        candidate=re.compile(""),  # (below)
+        # scheme: a dotted host, an IPv6 literal, localhost, or userinfo
+        after_scheme=f"{dotted}|\\[|(?i:localhost)|[^\\s/?#@]*@",
+        # email: a dotted domain after the "@"
+        after_at=dotted,
+        # a separator between labels
+        after_separator=f"{label}|{astral}",
     )
+    object.__setattr__(patterns, "candidate", re.compile(patterns.candidate_source()))
+    return patterns
 
 
 def run_start(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> int:
