@@ -121,6 +121,15 @@ def test_the_cache_never_changes_an_answer(name: str, any_tld: bool, single_labe
     assert rules.check(name, any_tld=any_tld, single_label=single_label) == direct  # (a hit)
 
 
+@settings(max_examples=400, deadline=None)
+@given(_NAMES, st.booleans(), st.booleans(), st.booleans())
+def test_the_forms_cache_never_changes_an_answer(name: str, schemed: bool, single: bool, path: bool) -> None:
+    rules = _cache_rules()
+    direct = rules._forms(name, schemed, single, path)
+    assert rules.forms(name, schemed, single, path) == direct  # (filled, or a hit)
+    assert rules.forms(name, schemed, single, path) == direct  # (a hit)
+
+
 def test_the_cache_agrees_on_every_conformance_host() -> None:
     from uts58 import find_links
     from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
@@ -145,12 +154,17 @@ def test_the_cache_is_bounded() -> None:
     rules = _cache_rules()
     for i in range(HOST_CACHE_SIZE + 1000):
         rules.check(f"host{i}.example.com")
+        rules.forms(f"host{i}.example.com", True, False, False)
     assert rules._memo.cache_info().currsize <= HOST_CACHE_SIZE
+    assert rules._forms_memo.cache_info().currsize <= HOST_CACHE_SIZE
     rules._memo.cache_clear()
+    rules._forms_memo.cache_clear()
     long_name = "a" * 60 + ("." + "b" * 60) * 4 + ".com"
     assert len(long_name) > HOST_CACHE_NAME_LIMIT
     assert rules.check(long_name) is None
+    assert rules.forms(long_name, True, False, False) is None
     assert rules._memo.cache_info().currsize == 0  # (a name that long is not kept)
+    assert rules._forms_memo.cache_info().currsize == 0
 
 
 def test_the_cache_is_safe_across_threads() -> None:
@@ -205,7 +219,7 @@ def _corpus_names() -> set[str]:
 
     texts = [line.text for v in TEST_VERSIONS for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))]
     texts += real_documents()
-    run = re.compile(host_patterns(link_properties()).run_end.pattern[:-1] + "+")
+    run = re.compile(_plain_run_class() + "+")
     names = set()
     for text in texts:
         for m in run.finditer(text):
@@ -294,3 +308,23 @@ def test_the_candidate_pattern_agrees_on_generated_text(pieces: list[str]) -> No
         assert _matches(Finder(single_label_hosts=single_label)._candidate, text, runs=True) == _matches(
             _plain_candidate(single_label), text
         )
+
+
+def _plain_run_class() -> str:
+    """The class of host characters (label characters and separators), as one plain class."""
+    from uts58._regex import char_class
+    from uts58.hosts import LABEL_SEPARATORS
+
+    domain = link_properties().domain_ranges()
+    return char_class(sorted(domain + [(ord(c), ord(c)) for c in LABEL_SEPARATORS]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.sampled_from([*"a.-/ 。_é例", "\U0001d41a", "\U0001f600", "\U00020000", "\u0300"]), max_size=30))
+def test_run_end_is_the_plain_class(text: str) -> None:
+    """run_end, written to refuse a BMP character at the cost of a bitmap
+    lookup (issue 14), ends where the plain class of host characters does."""
+    plain = re.compile(_plain_run_class() + "*")
+    run_end = host_patterns(link_properties()).run_end
+    for i in range(len(text) + 1):
+        assert run_end.match(text, i).end() == plain.match(text, i).end()  # type: ignore[union-attr]

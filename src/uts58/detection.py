@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from ._checks import check_str
+from ._kernels import engine
 from .email import _find_email_start
 from .errors import OptionError
 from .formatting import SPECIAL_SCHEMES
@@ -552,6 +553,9 @@ def _place_of(text: str, finder: Finder, start: int, end: int, kind: Kind, schem
     return _Place(start, end, kind, scheme)
 
 
+_NO_PIECES: deque[tuple[int, int]] = deque(maxlen=0)  # (the pieces of no run: nothing to pop)
+
+
 class _Scanner(Generic[_T]):
     """One left-to-right pass over a text.
 
@@ -562,31 +566,43 @@ class _Scanner(Generic[_T]):
     no link may start before it.
     """
 
+    __slots__ = (
+        "finder",
+        "floor",
+        "link_end",
+        "make",
+        "message_id_end",
+        "props",
+        "quick_tlds",
+        "rules",
+        "run_end",
+        "run_pieces",
+        "text",
+    )
+
     def __init__(
         self, text: str, finder: Finder, make: Callable[[str, Finder, int, int, Kind, str | None, Host], _T]
     ) -> None:
+        # (Few attributes, in slots: one scanner is made per text with a
+        # candidate, and one call per line makes many; issue 14.)
         self.text = text
         self.make = make  # a Link, or only its place (spans)
-        self.finder = finder
+        self.finder = finder  # (its options, and what they make)
         self.props = finder._props
         self.rules = finder._rules
-        self.opts = finder
-        self.scheme_set = finder.schemes
-        self.scheme_lengths = finder._scheme_lengths
-        self.patterns: HostPatterns = finder._patterns
-        self.candidate = finder._candidate
         self.quick_tlds = finder._quick_tlds
         self.floor = 0
         # The run of label characters last split into pieces, and its pieces
         # not yet looked at (see _bare).
         self.run_end = 0
-        self.run_pieces: deque[tuple[int, int]] = deque()
+        self.run_pieces: deque[tuple[int, int]] = _NO_PIECES
         self.message_id_end = 0  # after the ">" of the last Message-ID (D55)
+        self.link_end: Callable[[str, int, bool], int] | None = None  # (§3.5.1 by the kernels in use)
 
     def links(self, urls: bool, emails: bool, first: re.Match[str] | None = None) -> Iterator[_T]:
         """The links, in order; ``first``: the first candidate, if already found."""
         text = self.text
-        search = self.candidate.search
+        search = self.finder._candidate.search
         pos = 0
         m = search(text) if first is None else first
         while m is not None:
@@ -604,7 +620,7 @@ class _Scanner(Generic[_T]):
             if link is not None:
                 self.floor = link.end
                 if (urls if link.kind == "url" else emails) and not (
-                    link.kind == "url" and self.opts.require_scheme and link.scheme is None
+                    link.kind == "url" and self.finder.require_scheme and link.scheme is None
                 ):
                     yield link
             m = search(text, pos)
@@ -612,7 +628,7 @@ class _Scanner(Generic[_T]):
     # -- helpers -------------------------------------------------------
 
     def _run_end(self, i: int) -> int:
-        m = self.patterns.run_end.match(self.text, i)
+        m = self.finder._patterns.run_end.match(self.text, i)
         assert m is not None  # the pattern also matches the empty string
         return m.end()
 
@@ -621,8 +637,12 @@ class _Scanner(Generic[_T]):
         return m.end() if m is not None and int(m.group(1)) <= 65535 else i
 
     def _url(self, start: int, host_end: int, host: Host, scheme: str | None) -> _T:
-        end = _find_link_end(self.text, self._port_end(host_end), self.props)
-        return self.make(self.text, self.finder, start, end, "url", scheme, host)
+        text = self.text
+        path_start = self._port_end(host_end) if text[host_end : host_end + 1] == ":" else host_end
+        if self.link_end is None:
+            # (the kernels in use, looked up once per scan: issue 14)
+            self.link_end = engine(self.props).find_link_end
+        return self.make(text, self.finder, start, self.link_end(text, path_start, False), "url", scheme, host)
 
     def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _T:
         return self.make(self.text, self.finder, start, end, kind, scheme, host)
@@ -691,11 +711,11 @@ class _Scanner(Generic[_T]):
         if at == 0 or text[at - 1] not in _SCHEME_CHAR:
             return None, h  # "://" after no scheme
         start = None
-        for n in self.scheme_lengths:
+        for n in self.finder._scheme_lengths:
             s = at - n
             if (
                 s >= self.floor
-                and text[s:at].lower() in self.scheme_set
+                and text[s:at].lower() in self.finder.schemes
                 and (s == 0 or text[s - 1] not in _BEFORE_SCHEME)
             ):
                 start = s
@@ -720,7 +740,7 @@ class _Scanner(Generic[_T]):
                 return self._skip(h)
             hs = userinfo.end()  # ssh://git@example.com/: a user name only
         e = self._clauses(hs, self._run_end(hs))[0][1]
-        host = host_span(text, hs, e, self.rules, schemed=True, single_label=self.opts.single_label_hosts)
+        host = host_span(text, hs, e, self.rules, schemed=True, single_label=self.finder.single_label_hosts)
         if host is None:
             return self._skip(h)
         host_end, ascii_host, unicode_host = host
@@ -775,7 +795,7 @@ class _Scanner(Generic[_T]):
                 ):
                     self.run_end = e
                     return None, e
-            r = run_start(self.patterns.run_start, text, max(pos, self.floor), at)
+            r = run_start(self.finder._patterns.run_start, text, max(pos, self.floor), at)
             pieces = deque(self._clauses(r, e))
         while pieces:
             a, b = pieces.popleft()
@@ -799,7 +819,7 @@ class _Scanner(Generic[_T]):
         """The link of the domain (or, with ``bare_ipv4``, the IPv4 address)
         at ``text[s:b]``, or None."""
         text = self.text
-        if self.opts.bare_ipv4 and _DOTTED_QUAD.match(text, s, b):  # D18: without a scheme only if asked (D54)
+        if self.finder.bare_ipv4 and _DOTTED_QUAD.match(text, s, b):  # D18: without a scheme only if asked (D54)
             return self._bare_ipv4(s, b)
         host = host_span(text, s, b, self.rules, schemed=False)
         if host is None:
@@ -811,7 +831,7 @@ class _Scanner(Generic[_T]):
         ):
             return None  # D51: "stat.st_size", "user.name=Jane": the word goes on
         if (
-            ascii_host[ascii_host.rfind(".") + 1 :] in self.opts.file_extensions
+            ascii_host[ascii_host.rfind(".") + 1 :] in self.finder.file_extensions
             and not ascii_host.startswith("www.")
             and text[host_end : host_end + 1] != "/"
         ):

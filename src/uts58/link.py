@@ -301,6 +301,12 @@ class Link:
 
 
 _set = object.__setattr__
+# The slots' own setters (Link.__setattr__ refuses): a link is made per link
+# found, and these cost half of object.__setattr__ (issue 14).
+_SETTERS = tuple(
+    Link.__dict__[name].__set__
+    for name in ("start", "end", "kind", "text", "scheme", "host", "finder", "_version", "_href", "_display")
+)
 
 
 def _init(
@@ -313,17 +319,21 @@ def _init(
     host: Host,
     finder: Finder | None,
     version: str,
+    _setters: tuple[Any, ...] = _SETTERS,
 ) -> None:
-    _set(link, "start", start)
-    _set(link, "end", end)
-    _set(link, "kind", kind)
-    _set(link, "text", text)
-    _set(link, "scheme", scheme)
-    _set(link, "host", host)
-    _set(link, "finder", finder)
-    _set(link, "_version", version)
-    _set(link, "_href", None)
-    _set(link, "_display", None)
+    set_start, set_end, set_kind, set_text, set_scheme, set_host, set_finder, set_version, set_href, set_display = (
+        _setters
+    )
+    set_start(link, start)
+    set_end(link, end)
+    set_kind(link, kind)
+    set_text(link, text)
+    set_scheme(link, scheme)
+    set_host(link, host)
+    set_finder(link, finder)
+    set_version(link, version)
+    set_href(link, None)
+    set_display(link, None)
 
 
 def _restore(
@@ -341,11 +351,34 @@ def _restore(
     return link
 
 
-def _detected_link(finder: Finder, start: int, end: int, kind: Kind, text: str, scheme: str | None, host: Host) -> Link:
+def _detected_link(
+    finder: Finder,
+    start: int,
+    end: int,
+    kind: Kind,
+    text: str,
+    scheme: str | None,
+    host: Host,
+    _new: Any = Link.__new__,
+    _setters: tuple[Any, ...] = _SETTERS,
+) -> Link:
     """A link of ``finder``: for :mod:`uts58.detection` alone (and for the
     §8 adjustment of such a link's start, whose host is validated with the
     same finder).  Only a link made here has a ``finder``, the mark the
     policy trusts (D64); :class:`Link` itself makes links without one."""
-    link = Link.__new__(Link)
-    _init(link, start, end, kind, text, scheme, host, finder, finder.unicode_version)
+    # (_init inlined: one link per link found, issue 14)
+    link: Link = _new(Link)
+    set_start, set_end, set_kind, set_text, set_scheme, set_host, set_finder, set_version, set_href, set_display = (
+        _setters
+    )
+    set_start(link, start)
+    set_end(link, end)
+    set_kind(link, kind)
+    set_text(link, text)
+    set_scheme(link, scheme)
+    set_host(link, host)
+    set_finder(link, finder)
+    set_version(link, finder.unicode_version)
+    set_href(link, None)
+    set_display(link, None)
     return link
