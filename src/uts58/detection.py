@@ -31,6 +31,7 @@ from .errors import OptionError
 from .formatting import SPECIAL_SCHEMES
 from .hosts import (
     FILE_EXTENSION_TLDS,
+    HOST_CACHE_SIZE,
     LABEL_SEPARATORS,
     DomainRules,
     HostPatterns,
@@ -228,6 +229,7 @@ class Finder:
         _candidate: re.Pattern[str]
         _scheme_lengths: tuple[int, ...]
         _quick_tlds: frozenset[str] | None
+        _hosts: Callable[[str, str, HostKind], Host]
 
     def __init__(
         self,
@@ -354,6 +356,9 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
         # D91: the TLDs of the quick rejection of a run whose last label is no
         # TLD; None with bare_ipv4 (a dotted quad ends in digits and is linked).
         "_quick_tlds": None if finder.bare_ipv4 else tlds,
+        # The Host of each (Unicode form, A-label form, kind): hosts repeat,
+        # and a Host is immutable (issue 14; bounded as the host caches are).
+        "_hosts": lru_cache(maxsize=HOST_CACHE_SIZE)(_host),
     }
     for name, value in derived.items():
         object.__setattr__(finder, name, value)
@@ -569,6 +574,7 @@ class _Scanner(Generic[_T]):
     __slots__ = (
         "finder",
         "floor",
+        "hosts",
         "link_end",
         "make",
         "message_id_end",
@@ -591,6 +597,7 @@ class _Scanner(Generic[_T]):
         self.props = finder._props
         self.rules = finder._rules
         self.quick_tlds = finder._quick_tlds
+        self.hosts = finder._hosts
         self.floor = 0
         # The run of label characters last split into pieces, and its pieces
         # not yet looked at (see _bare).
@@ -628,9 +635,7 @@ class _Scanner(Generic[_T]):
     # -- helpers -------------------------------------------------------
 
     def _run_end(self, i: int) -> int:
-        m = self.finder._patterns.run_end.match(self.text, i)
-        assert m is not None  # the pattern also matches the empty string
-        return m.end()
+        return self.finder._patterns.run_end.match(self.text, i).end()  # type: ignore[union-attr]  # (matches "")
 
     def _port_end(self, i: int) -> int:
         m = _PORT.match(self.text, i)
@@ -723,8 +728,7 @@ class _Scanner(Generic[_T]):
         if start is None:
             return self._skip(h)  # another scheme (file://, foo://): D19, D53
         scheme = text[start:at]
-        special = scheme.lower() in SPECIAL_SCHEMES
-        if h < len(text) and text[h] == "[":
+        if text[h : h + 1] == "[":
             close = text.find("]", h, h + 64)
             ip = ip_host(text[h : close + 1]) if close > 0 else None
             if ip is None:
@@ -736,15 +740,17 @@ class _Scanner(Generic[_T]):
         if userinfo is not None:
             # D20: scheme://user@host is not linked after a special scheme
             # (deprecated, a spoofing aid), nor with a password after any.
-            if special or ":" in userinfo.group() or userinfo.end() == h + 1:
+            if scheme.lower() in SPECIAL_SCHEMES or ":" in userinfo.group() or userinfo.end() == h + 1:
                 return self._skip(h)
             hs = userinfo.end()  # ssh://git@example.com/: a user name only
-        e = self._clauses(hs, self._run_end(hs))[0][1]
+        e = self._run_end(hs)
+        if _IDEOGRAPHIC_STOP.search(text, hs, e) is not None:
+            e = self._clauses(hs, e)[0][1]
         host = host_span(text, hs, e, self.rules, schemed=True, single_label=self.finder.single_label_hosts)
         if host is None:
             return self._skip(h)
         host_end, ascii_host, unicode_host = host
-        link = self._url(start, host_end, _host(unicode_host, ascii_host, _schemed_kind(ascii_host)), scheme)
+        link = self._url(start, host_end, self.hosts(unicode_host, ascii_host, _schemed_kind(ascii_host)), scheme)
         return link, link.end
 
     def _opaque(self, at: int, found: str) -> tuple[_T | None, int]:
@@ -836,7 +842,7 @@ class _Scanner(Generic[_T]):
             and text[host_end : host_end + 1] != "/"
         ):
             return None  # D56: "configure.ac", "network.target": a file, not a site
-        return self._url(s, host_end, _host(unicode_host, ascii_host, "domain"), None)
+        return self._url(s, host_end, self.hosts(unicode_host, ascii_host, "domain"), None)
 
     def _bare_ipv4(self, s: int, b: int) -> _T | None:
         """``bare_ipv4``: a dotted-quad IPv4 address followed by a port or a path."""
@@ -878,7 +884,7 @@ class _Scanner(Generic[_T]):
         if scheme is None and self._path_after(host_end):
             self.floor = host_end  # D55: an scp or git target ("git@example.com:org/repo.git")
             return None, host_end
-        return self._link(start, host_end, "email", scheme, _host(unicode_host, ascii_host, "domain")), host_end
+        return self._link(start, host_end, "email", scheme, self.hosts(unicode_host, ascii_host, "domain")), host_end
 
     def _scheme_before(self, start: int) -> bool:
         """``text[:start]`` ends with ``scheme:`` glued to the local-part."""
