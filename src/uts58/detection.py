@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
@@ -558,7 +557,7 @@ def _place_of(text: str, finder: Finder, start: int, end: int, kind: Kind, schem
     return _Place(start, end, kind, scheme)
 
 
-_NO_PIECES: deque[tuple[int, int]] = deque(maxlen=0)  # (the pieces of no run: nothing to pop)
+_NO_PIECES: tuple[tuple[int, int], ...] = ()  # (the pieces of no run)
 
 
 class _Scanner(Generic[_T]):
@@ -602,7 +601,7 @@ class _Scanner(Generic[_T]):
         # The run of label characters last split into pieces, and its pieces
         # not yet looked at (see _bare).
         self.run_end = 0
-        self.run_pieces: deque[tuple[int, int]] = _NO_PIECES
+        self.run_pieces: Sequence[tuple[int, int]] = _NO_PIECES
         self.message_id_end = 0  # after the ">" of the last Message-ID (D55)
         self.link_end: Callable[[str, int, bool], int] | None = None  # (§3.5.1 by the kernels in use)
 
@@ -610,6 +609,7 @@ class _Scanner(Generic[_T]):
         """The links, in order; ``first``: the first candidate, if already found."""
         text = self.text
         search = self.finder._candidate.search
+        require_scheme = self.finder.require_scheme
         pos = 0
         m = search(text) if first is None else first
         while m is not None:
@@ -626,9 +626,7 @@ class _Scanner(Generic[_T]):
                 link, pos = self._localhost(at) if found.lower() == "localhost:" else self._opaque(at, found)
             if link is not None:
                 self.floor = link.end
-                if (urls if link.kind == "url" else emails) and not (
-                    link.kind == "url" and self.finder.require_scheme and link.scheme is None
-                ):
+                if (urls and not (require_scheme and link.scheme is None)) if link.kind == "url" else emails:
                     yield link
             m = search(text, pos)
 
@@ -802,9 +800,8 @@ class _Scanner(Generic[_T]):
                     self.run_end = e
                     return None, e
             r = run_start(self.finder._patterns.run_start, text, max(pos, self.floor), at)
-            pieces = deque(self._clauses(r, e))
-        while pieces:
-            a, b = pieces.popleft()
+            pieces = self._clauses(r, e)
+        for i, (a, b) in enumerate(pieces):
             if a < self.floor:
                 continue  # (inside the link found in an earlier piece)
             s = a
@@ -816,7 +813,7 @@ class _Scanner(Generic[_T]):
                 continue
             link = self._bare_host(s, b)
             if link is not None:
-                self.run_end, self.run_pieces = e, pieces
+                self.run_end, self.run_pieces = e, pieces[i + 1 :]
                 return link, link.end
         self.run_end = e
         return None, e
