@@ -709,3 +709,65 @@ def test_the_quick_rejection_skips_the_run_work(monkeypatch: pytest.MonkeyPatch)
     starts.clear()
     assert [x.text for x in find_links("192.168.1.1:80 e.g.", bare_ipv4=True)] == ["192.168.1.1:80"]
     assert starts != []  # (with bare_ipv4, a last label of digits may be a link: no quick rejection)
+
+
+# --------------------------------------------------------------------------
+# Issue 14: the host after "://" is remembered by the run of host characters
+# and the one character after it (detection._schemed_host).  That key holds
+# all host_span reads: the same answer as host_span on the whole text.
+
+
+def _hosts_after_schemes(text: str, finder: uts58.Finder) -> list[tuple[object, object]]:
+    """For each "://" in ``text``: (the memo's answer, host_span's on the whole text)."""
+    import uts58.detection as detection
+    from uts58.hosts import host_span
+
+    out = []
+    for m in re.finditer("://", text):
+        hs = m.end()
+        e = finder._patterns.run_end.match(text, hs).end()  # type: ignore[union-attr]
+        memo = finder._schemed_hosts(text[hs : e + 1])
+        if detection._IDEOGRAPHIC_STOP.search(text, hs, e):
+            e = detection._clauses(text, hs, e)[0][1]
+        whole = host_span(text, hs, e, finder._rules, schemed=True, single_label=finder.single_label_hosts)
+        expected = None if whole is None else (whole[0] - hs, whole[1], whole[2])
+        got = None if memo is None else (memo[0], memo[1].ascii, str(memo[1]))
+        out.append((got, expected))
+    return out
+
+
+_AFTER_HOST = st.sampled_from(
+    ["", "/", "?", "#", ":80", ":", ".", "..", "。", "。x", " ", ")", "@x", "/a", ".Then", "了解"]
+)
+_SCHEMED_HOSTS = st.sampled_from(
+    ["example.com", "EXAMPLE.com", "bücher.de", "例子.中国", "localhost", "127.0.0.1", "a", "x.zz"]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.tuples(_SCHEMED_HOSTS, _AFTER_HOST), min_size=1, max_size=4), st.booleans())
+def test_the_host_after_a_scheme_is_a_function_of_its_run(parts: list[tuple[str, str]], single_label: bool) -> None:
+    finder = uts58.Finder(single_label_hosts=single_label)
+    text = " ".join(f"http://{host}{after}" for host, after in parts)
+    for got, expected in _hosts_after_schemes(text, finder):
+        assert got == expected, text
+
+
+def test_the_host_after_a_scheme_on_real_documents() -> None:
+    finder = uts58.Finder()
+    pairs = [pair for doc in real_documents() for pair in _hosts_after_schemes(doc, finder)]
+    assert sum(1 for got, _ in pairs if got is not None) > 100
+    assert all(got == expected for got, expected in pairs)
+
+
+def test_the_host_memo_is_bounded_and_skips_long_runs() -> None:
+    from uts58.hosts import HOST_CACHE_SIZE
+
+    finder = uts58.Finder(known_tlds={"com"})  # (a finder of its own: an empty memo)
+    text = " ".join(f"http://h{i}.example.com/" for i in range(HOST_CACHE_SIZE + 500))
+    assert len(list(finder.find_links(text))) == HOST_CACHE_SIZE + 500
+    assert finder._schemed_hosts.cache_info().currsize == HOST_CACHE_SIZE  # type: ignore[attr-defined]
+    finder._schemed_hosts.cache_clear()  # type: ignore[attr-defined]
+    long_run = "http://" + "a" * 300 + ".com/"
+    assert [x.text for x in finder.find_links(long_run)] == []  # (a label over 63 octets)
+    assert finder._schemed_hosts.cache_info().currsize == 0  # type: ignore[attr-defined]

@@ -20,7 +20,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from ._checks import check_str
@@ -30,6 +30,7 @@ from .errors import OptionError
 from .formatting import SPECIAL_SCHEMES
 from .hosts import (
     FILE_EXTENSION_TLDS,
+    HOST_CACHE_NAME_LIMIT,
     HOST_CACHE_SIZE,
     LABEL_SEPARATORS,
     DomainRules,
@@ -229,6 +230,7 @@ class Finder:
         _scheme_lengths: tuple[int, ...]
         _quick_tlds: frozenset[str] | None
         _hosts: Callable[[str, str, HostKind], Host]
+        _schemed_hosts: Callable[[str], tuple[int, Host] | None]
 
     def __init__(
         self,
@@ -358,6 +360,10 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
         # The Host of each (Unicode form, A-label form, kind): hosts repeat,
         # and a Host is immutable (issue 14; bounded as the host caches are).
         "_hosts": lru_cache(maxsize=HOST_CACHE_SIZE)(_host),
+        # The host after "://" of each run of host characters (_schemed_host).
+        "_schemed_hosts": lru_cache(maxsize=HOST_CACHE_SIZE)(
+            partial(_schemed_host, patterns, domain_rules(tlds, props.version), finder.single_label_hosts)
+        ),
     }
     for name, value in derived.items():
         object.__setattr__(finder, name, value)
@@ -557,6 +563,47 @@ def _place_of(text: str, finder: Finder, start: int, end: int, kind: Kind, schem
     return _Place(start, end, kind, scheme)
 
 
+def _clauses(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """D22: ``text[s:e]`` cut at each ideographic full stop between a
+    label of CJK text and an ASCII label: there it ends a clause, not a
+    label (``…されています。info``, ``example.com。我爱你``)."""
+    if _IDEOGRAPHIC_STOP.search(text, s, e) is None:
+        return [(s, e)]
+    pieces = _SEPARATOR_SPLIT.split(text[s:e])
+    out: list[tuple[int, int]] = []
+    start = k = s
+    for j in range(1, len(pieces) - 1, 2):
+        k += len(pieces[j - 1])
+        before, after = pieces[j - 1], pieces[j + 1]
+        if (
+            pieces[j] in _IDEOGRAPHIC_STOPS
+            and before
+            and after
+            and ((before.isascii() and _CJK.search(after)) or (after.isascii() and _CJK.search(before)))
+        ):
+            out.append((start, k))
+            start = k + 1
+        k += 1
+    out.append((start, e))
+    return out
+
+
+def _schemed_host(patterns: HostPatterns, rules: DomainRules, single_label: bool, key: str) -> tuple[int, Host] | None:
+    """The host at the start of ``key``: the run of host characters after
+    ``://`` (or after a user name) and the one character after it, if any:
+    (its end in ``key``, its Host), or None.  A function of ``key`` alone
+    (host_span reads no further: the character after the run says whether a
+    path, query or port follows, D52), remembered per finder (issue 14)."""
+    e = patterns.run_end.match(key).end()  # type: ignore[union-attr]  # (matches "")
+    if _IDEOGRAPHIC_STOP.search(key, 0, e) is not None:
+        e = _clauses(key, 0, e)[0][1]
+    found = host_span(key, 0, e, rules, schemed=True, single_label=single_label)
+    if found is None:
+        return None
+    host_end, ascii_host, unicode_host = found
+    return host_end, _host(unicode_host, ascii_host, _schemed_kind(ascii_host))
+
+
 _NO_PIECES: tuple[tuple[int, int], ...] = ()  # (the pieces of no run)
 
 
@@ -681,29 +728,7 @@ class _Scanner(Generic[_T]):
         return ch in _GLUED_BEFORE or ch.isalnum() or unicodedata.category(ch)[0] == "M"
 
     def _clauses(self, s: int, e: int) -> list[tuple[int, int]]:
-        """D22: ``text[s:e]`` cut at each ideographic full stop between a
-        label of CJK text and an ASCII label: there it ends a clause, not a
-        label (``…されています。info``, ``example.com。我爱你``)."""
-        text = self.text
-        if _IDEOGRAPHIC_STOP.search(text, s, e) is None:
-            return [(s, e)]
-        pieces = _SEPARATOR_SPLIT.split(text[s:e])
-        out: list[tuple[int, int]] = []
-        start = k = s
-        for j in range(1, len(pieces) - 1, 2):
-            k += len(pieces[j - 1])
-            before, after = pieces[j - 1], pieces[j + 1]
-            if (
-                pieces[j] in _IDEOGRAPHIC_STOPS
-                and before
-                and after
-                and ((before.isascii() and _CJK.search(after)) or (after.isascii() and _CJK.search(before)))
-            ):
-                out.append((start, k))
-                start = k + 1
-            k += 1
-        out.append((start, e))
-        return out
+        return _clauses(self.text, s, e)
 
     # -- candidates ----------------------------------------------------
 
@@ -741,14 +766,14 @@ class _Scanner(Generic[_T]):
             if scheme.lower() in SPECIAL_SCHEMES or ":" in userinfo.group() or userinfo.end() == h + 1:
                 return self._skip(h)
             hs = userinfo.end()  # ssh://git@example.com/: a user name only
-        e = self._run_end(hs)
-        if _IDEOGRAPHIC_STOP.search(text, hs, e) is not None:
-            e = self._clauses(hs, e)[0][1]
-        host = host_span(text, hs, e, self.rules, schemed=True, single_label=self.finder.single_label_hosts)
-        if host is None:
+        key = text[hs : self._run_end(hs) + 1]
+        if len(key) <= HOST_CACHE_NAME_LIMIT + 1:
+            found = self.finder._schemed_hosts(key)
+        else:
+            found = _schemed_host(self.finder._patterns, self.rules, self.finder.single_label_hosts, key)
+        if found is None:
             return self._skip(h)
-        host_end, ascii_host, unicode_host = host
-        link = self._url(start, host_end, self.hosts(unicode_host, ascii_host, _schemed_kind(ascii_host)), scheme)
+        link = self._url(start, hs + found[0], found[1], scheme)
         return link, link.end
 
     def _opaque(self, at: int, found: str) -> tuple[_T | None, int]:
