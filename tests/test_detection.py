@@ -746,11 +746,26 @@ _SCHEMED_HOSTS = st.sampled_from(
 
 @settings(max_examples=600, deadline=None)
 @given(st.lists(st.tuples(_SCHEMED_HOSTS, _AFTER_HOST), min_size=1, max_size=4), st.booleans())
+@example([("example.com", "./")], False)  # (a trailing dot before a path: the key holds the "/")
+@example([("x.zz", ".Then")], False)  # (D52: an unlisted TLD, no path after it)
 def test_the_host_after_a_scheme_is_a_function_of_its_run(parts: list[tuple[str, str]], single_label: bool) -> None:
     finder = uts58.Finder(single_label_hosts=single_label)
     text = " ".join(f"http://{host}{after}" for host, after in parts)
-    for got, expected in _hosts_after_schemes(text, finder):
+    pairs = _hosts_after_schemes(text, finder)
+    for got, expected in pairs:
         assert got == expected, text
+    # And the scan links what host_span finds on the whole text (no user name
+    # here: the host follows "://"), to where §3.5.1 ends the path after it.
+    links = {link.start: link for link in finder.find_links(text)}
+    for (_, after), m, (_, expected) in zip(parts, re.finditer("://", text), pairs, strict=True):
+        link = links.get(m.start() - 4)
+        if "@" in after:
+            continue
+        assert (link is None) == (expected is None), text
+        if link is not None and expected is not None:
+            assert (link.host.ascii, str(link.host)) == expected[1:], text
+            if not after.startswith(":"):  # (a port goes before the path)
+                assert link.end == find_link_end(text, m.end() + expected[0]), text
 
 
 def test_the_host_after_a_scheme_on_real_documents() -> None:
