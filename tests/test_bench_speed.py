@@ -1,4 +1,4 @@
-"""The pure helpers of the speed bench (bench/speed.py, issue 14): its inputs
+"""The pure helpers of the speed bench (bench/speed.py, issue 14, D94): its inputs
 are deterministic and what they say they are; the verdicts of its rows.
 The timings themselves are the bench's, never a test's."""
 

@@ -786,3 +786,27 @@ def test_the_host_memo_is_bounded_and_skips_long_runs() -> None:
     long_run = "http://" + "a" * 300 + ".com/"
     assert [x.text for x in finder.find_links(long_run)] == []  # (a label over 63 octets)
     assert finder._schemed_hosts.cache_info().currsize == 0  # type: ignore[attr-defined]
+
+
+class _CountingPattern:
+    """A compiled pattern whose searches are counted."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.searches = pattern, 0
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        self.searches += 1
+        return self.pattern.search(text, pos)
+
+
+@pytest.mark.parametrize("run", ["." * 100_000, "@" * 100_000, ".@:" * 30_000, "\u3002" * 50_000 + ":" * 50_000])
+def test_runs_that_start_no_candidate_take_one_search(run: str) -> None:
+    """Issue 14: "....", "@@@@" and the like are passed in one step of the
+    search (one match), not one failed attempt per character, and what
+    follows them is still found."""
+    finder = uts58.Finder()
+    counting = _CountingPattern(finder._candidate)
+    object.__setattr__(finder, "_candidate", counting)
+    text = "see " + run + " example.com and " + run + " x@example.org"
+    assert [x.text for x in finder.find_links(text)] == ["example.com", "x@example.org"]
+    assert counting.searches <= 8

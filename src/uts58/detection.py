@@ -39,6 +39,7 @@ from .hosts import (
     domain_rules,
     host_patterns,
     host_span,
+    is_skip,
     normalize_tlds,
     run_start,
 )
@@ -358,7 +359,7 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
         # TLD; None with bare_ipv4 (a dotted quad ends in digits and is linked).
         "_quick_tlds": None if finder.bare_ipv4 else tlds,
         # The Host of each (Unicode form, A-label form, kind): hosts repeat,
-        # and a Host is immutable (issue 14; bounded as the host caches are).
+        # and a Host is immutable (D93: bounded as the host caches are).
         "_hosts": lru_cache(maxsize=HOST_CACHE_SIZE)(_host),
         # The host after "://" of each run of host characters (_schemed_host).
         "_schemed_hosts": lru_cache(maxsize=HOST_CACHE_SIZE)(
@@ -604,6 +605,7 @@ def _schemed_host(patterns: HostPatterns, rules: DomainRules, single_label: bool
     return host_end, _host(unicode_host, ascii_host, _schemed_kind(ascii_host))
 
 
+_SKIPPABLE = frozenset(LABEL_SEPARATORS + "@:")  # (the characters a skipped run starts with)
 _NO_PIECES: tuple[tuple[int, int], ...] = ()  # (the pieces of no run)
 
 
@@ -662,6 +664,9 @@ class _Scanner(Generic[_T]):
         while m is not None:
             at = m.start()
             first_char = text[at]
+            if first_char in _SKIPPABLE and is_skip(text, at):
+                m = search(text, m.end())  # ("....", "@@@@": no candidate in it; pos stays)
+                continue
             if first_char in LABEL_SEPARATORS:
                 link, pos = self._bare(at, pos, m.end())  # (the match ends where the run does)
             elif first_char == "@":
