@@ -267,9 +267,9 @@ def _matches(pattern: re.Pattern[str], text: str, runs: bool = False) -> list[tu
     scan does after a refused candidate), with what it matched.  ``runs``
     (the pattern of detection): a separator's match goes on to the end of its
     run (``run_end``), which is checked here and left out of the comparison;
-    the runs it matches to pass over them (``is_skip``) are left out, and
-    none may hold the start of a candidate of the plain alternation."""
-    from uts58.hosts import LABEL_SEPARATORS, is_skip
+    the runs it matches to pass over them (a group closed) are left out,
+    and none may hold the start of a candidate of the plain alternation."""
+    from uts58.hosts import LABEL_SEPARATORS
 
     run_end = host_patterns(link_properties()).run_end
     out = []
@@ -277,7 +277,7 @@ def _matches(pattern: re.Pattern[str], text: str, runs: bool = False) -> list[tu
     m = pattern.search(text)
     while m is not None:
         found = m.group()
-        if runs and found[0] in LABEL_SEPARATORS + "@:" and is_skip(text, m.start()):
+        if runs and m.lastindex is not None:
             skipped.append(m.span())
         else:
             if runs and found[0] in LABEL_SEPARATORS:

@@ -39,13 +39,11 @@ from .hosts import (
     domain_rules,
     host_patterns,
     host_span,
-    is_skip,
     normalize_tlds,
     run_start,
 )
 from .link import NO_HOST, Host, HostKind, Kind, Link, _detected_link, _host
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
-from .termination import _find_link_end
 from .whatwg import ip_host, is_valid
 
 if sys.version_info >= (3, 11):
@@ -605,7 +603,6 @@ def _schemed_host(patterns: HostPatterns, rules: DomainRules, single_label: bool
     return host_end, _host(unicode_host, ascii_host, _schemed_kind(ascii_host))
 
 
-_SKIPPABLE = frozenset(LABEL_SEPARATORS + "@:")  # (the characters a skipped run starts with)
 _NO_PIECES: tuple[tuple[int, int], ...] = ()  # (the pieces of no run)
 
 
@@ -662,11 +659,11 @@ class _Scanner(Generic[_T]):
         pos = 0
         m = search(text) if first is None else first
         while m is not None:
+            if m.lastindex is not None:
+                m = search(text, m.end())  # ("....", "@@@@": a run with no candidate in it; pos stays)
+                continue
             at = m.start()
             first_char = text[at]
-            if first_char in _SKIPPABLE and is_skip(text, at):
-                m = search(text, m.end())  # ("....", "@@@@": no candidate in it; pos stays)
-                continue
             if first_char in LABEL_SEPARATORS:
                 link, pos = self._bare(at, pos, m.end())  # (the match ends where the run does)
             elif first_char == "@":
@@ -694,10 +691,13 @@ class _Scanner(Generic[_T]):
     def _url(self, start: int, host_end: int, host: Host, scheme: str | None) -> _T:
         text = self.text
         path_start = self._port_end(host_end) if text[host_end : host_end + 1] == ":" else host_end
-        if self.link_end is None:
-            # (the kernels in use, looked up once per scan: issue 14)
-            self.link_end = engine(self.props).find_link_end
-        return self.make(text, self.finder, start, self.link_end(text, path_start, False), "url", scheme, host)
+        end = (self.link_end or self._kernel())(text, path_start, False)
+        return self.make(text, self.finder, start, end, "url", scheme, host)
+
+    def _kernel(self) -> Callable[[str, int, bool], int]:
+        """§3.5.1 by the kernels in use, looked up once per scan (issue 14)."""
+        self.link_end = engine(self.props).find_link_end
+        return self.link_end
 
     def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _T:
         return self.make(self.text, self.finder, start, end, kind, scheme, host)
@@ -708,13 +708,13 @@ class _Scanner(Generic[_T]):
         text = self.text
         if i >= len(text):
             return i
-        return _find_link_end(text, i, self.props, text[i] not in "/?#")
+        return (self.link_end or self._kernel())(text, i, text[i] not in "/?#")
 
     def _skip(self, i: int) -> tuple[None, int]:
         """D53: a scheme-like token that is not linked is left alone whole:
         no piece of its userinfo, host or path is linked either."""
         text = self.text  # (_body_end inlined: this is the path of hostile "a://b)a://b)…")
-        end = _find_link_end(text, i, self.props, text[i] not in "/?#") if i < len(text) else i
+        end = (self.link_end or self._kernel())(text, i, text[i] not in "/?#") if i < len(text) else i
         if end > self.floor:
             self.floor = end
         return None, end

@@ -333,16 +333,18 @@ class HostPatterns:
         Runs of those characters where none starts a candidate (``....``,
         ``@@@@``, ``.@:``: each followed by one that no label can follow)
         are matched whole too, so that the search passes them in one step
-        instead of one failed attempt per character; :func:`is_skip` tells
-        these matches apart (no scan links anything in them)."""
+        instead of one failed attempt per character; these matches, and only
+        they, close a group (``match.lastindex`` is not None): no scan links
+        anything in them."""
         seps = LABEL_SEPARATORS
         scheme = self.after_scheme + ("|" + after_scheme if after_scheme else "")
-        rest = f"(?:[{seps}](?=[{seps}@:])|@(?=[@:])|:(?=[{seps}@:]))*"  # (exclusive alternatives: no backtracking)
-        alternatives = [f"://(?={scheme})", f":(?=[{seps}@:]){rest}", "@@*(?=@)", f"@(?={self.after_at})"]
+        # (exclusive alternatives: no backtracking; "()" marks a run passed over)
+        rest = f"(?:[{seps}](?=[{seps}@:])|@(?=[@:])|:(?=[{seps}@:]))*()"
+        alternatives = [f"://(?={scheme})", f":(?=[{seps}@:]){rest}", "@@*(?=@)()", f"@(?={self.after_at})"]
         alternatives.append(f"@(?=:){rest}")
         for sep in seps:
             c = re.escape(sep)
-            alternatives += [f"{c}{c}*(?={c})", f"{c}(?={self.after_separator}){self.run_end.pattern}"]
+            alternatives += [f"{c}{c}*(?={c})()", f"{c}(?={self.after_separator}){self.run_end.pattern}"]
             alternatives.append(f"{c}(?=[{seps}@:]){rest}")
         return "|".join(alternatives)
 
@@ -383,20 +385,6 @@ def host_patterns(props: LinkProperties) -> HostPatterns:
     )
     object.__setattr__(patterns, "candidate", re.compile(patterns.candidate_source()))
     return patterns
-
-
-_NO_LABEL_AFTER = frozenset(LABEL_SEPARATORS + "@:")
-
-
-def is_skip(text: str, at: int) -> bool:
-    """Whether the candidate match at ``at`` (of :meth:`HostPatterns.candidate_source`),
-    which starts with ``:``, ``@`` or a separator, is a run that starts no
-    candidate: a separator or ``:`` before a separator, ``@`` or ``:``, or an
-    ``@`` before ``@`` or ``:``."""
-    c, after = text[at], text[at + 1 : at + 2]
-    if c == ":":
-        return after != "/"
-    return after in _NO_LABEL_AFTER and (c != "@" or after in "@:")
 
 
 def run_start(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> int:
