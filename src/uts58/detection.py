@@ -75,6 +75,7 @@ _CIDR_SUFFIX = re.compile(r"/[0-9]{1,2}(?![0-9A-Za-z/._~%-])")
 _DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.])")
 _MESSAGE_ID_HEADER = re.compile(r"(?i)(?:message-id|in-reply-to|references|content-id|resent-message-id):[ \t]*\Z")
 _SEPARATOR_SPLIT = re.compile("([.\u3002\uff0e\uff61])")
+_SEPARATOR = re.compile("[.\u3002\uff0e\uff61]")
 _SCHEME_CHAR = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
 # A scheme is a word of its own: no letter, digit, '+' or '-' just before it
 # ("xhttp://" is not http); a '.' may be ("site.https://…" lacks a space).
@@ -603,6 +604,24 @@ def _schemed_host(patterns: HostPatterns, rules: DomainRules, single_label: bool
     return host_end, _host(unicode_host, ascii_host, _schemed_kind(ascii_host))
 
 
+def _ends_without_tld(name: str, tlds: frozenset[str]) -> bool:
+    """D91: the last label of ``name`` (host characters; trailing separators
+    ignored) is ASCII and none of ``tlds``: no UTS #46 mapping can make it one."""
+    name = name.rstrip(LABEL_SEPARATORS)
+    last = name[name.rfind(".") + 1 :]
+    return last.isascii() and last.lower() not in tlds
+
+
+def _no_bare_domain(name: str, tlds: frozenset[str]) -> bool:
+    """D91: ``name``, one clause of a run (D22), holds no domain without a
+    scheme: it has one label (bare_ipv4 aside, a bare host has two), or it ends
+    without a TLD and holds no ideographic full stop that could cut it."""
+    name = name.rstrip(LABEL_SEPARATORS)
+    if _SEPARATOR.search(name) is None:
+        return True
+    return _ends_without_tld(name, tlds) and _IDEOGRAPHIC_STOP.search(name) is None
+
+
 _NO_PIECES: tuple[tuple[int, int], ...] = ()  # (the pieces of no run)
 
 
@@ -820,11 +839,8 @@ class _Scanner(Generic[_T]):
                 # D91: a bare domain ends with a listed TLD.  A last label of
                 # ASCII that is none ("file.c", "1.2.3", "e.g.") rejects the run
                 # unless an ideographic stop may cut it into clauses (D22).
-                name = text[at:e].rstrip(LABEL_SEPARATORS)
-                last = name[name.rfind(".") + 1 :]
                 if (
-                    last.isascii()
-                    and last.lower() not in self.quick_tlds
+                    _ends_without_tld(text[at:e], self.quick_tlds)
                     and _IDEOGRAPHIC_STOP.search(text, max(pos, self.floor), e) is None
                 ):
                     self.run_end = e
@@ -841,6 +857,8 @@ class _Scanner(Generic[_T]):
                 # D51: after a path or identifier character, or a name that
                 # starts with a dot (".bashrc", "*.links.in"): not a domain.
                 continue
+            if self.quick_tlds is not None and _no_bare_domain(text[s:b], self.quick_tlds):
+                continue  # (D91, for each clause of a run cut at ideographic full stops)
             link = self._bare_host(s, b)
             if link is not None:
                 self.run_end, self.run_pieces = e, pieces[i + 1 :]
