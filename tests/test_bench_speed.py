@@ -4,27 +4,10 @@ The timings themselves are the bench's, never a test's."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
+from bench_modules import load_bench
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _load() -> ModuleType:
-    # bench/ is not a package: load it by its path (it puts bench/ on sys.path for its siblings).
-    spec = importlib.util.spec_from_file_location("speed", BENCH / "speed.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["speed"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-S = _load()
+S = load_bench("speed")
 
 
 def test_dense_text_is_one_link_per_line_of_the_conformance_links() -> None:

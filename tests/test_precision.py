@@ -4,12 +4,10 @@ uts58 scored on the hand-judged samples in bench/precision/."""
 from __future__ import annotations
 
 import html.parser
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from bench_modules import load_bench
 
 import uts58
 
@@ -17,20 +15,8 @@ import uts58
 MIN_PRECISION = {"uts58 find_links": 0.95, "uts58 linkify": 0.97}
 MIN_RECALL = {"uts58 find_links": 0.99, "uts58 linkify": 0.99}
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
 
-
-def _load() -> ModuleType:
-    # bench/ is not a package: load the one copy of the scorer by its path.
-    spec = importlib.util.spec_from_file_location("precision", BENCH / "precision.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["precision"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-P = _load()
+P = load_bench("precision")
 import realtext  # noqa: E402  (bench/ is on sys.path once precision is loaded)
 
 

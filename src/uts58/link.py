@@ -301,6 +301,7 @@ class Link:
 
 
 _set = object.__setattr__
+_new_link = Link.__new__
 # The slots' own setters (Link.__setattr__ refuses): a link is made per link
 # found, and these cost half of object.__setattr__ (issue 14).
 _SETTERS = tuple(
@@ -351,34 +352,11 @@ def _restore(
     return link
 
 
-def _detected_link(
-    finder: Finder,
-    start: int,
-    end: int,
-    kind: Kind,
-    text: str,
-    scheme: str | None,
-    host: Host,
-    _new: Any = Link.__new__,
-    _setters: tuple[Any, ...] = _SETTERS,
-) -> Link:
+def _detected_link(finder: Finder, start: int, end: int, kind: Kind, text: str, scheme: str | None, host: Host) -> Link:
     """A link of ``finder``: for :mod:`uts58.detection` alone (and for the
     §8 adjustment of such a link's start, whose host is validated with the
     same finder).  Only a link made here has a ``finder``, the mark the
     policy trusts (D64); :class:`Link` itself makes links without one."""
-    # (_init inlined: one link per link found, issue 14)
-    link: Link = _new(Link)
-    set_start, set_end, set_kind, set_text, set_scheme, set_host, set_finder, set_version, set_href, set_display = (
-        _setters
-    )
-    set_start(link, start)
-    set_end(link, end)
-    set_kind(link, kind)
-    set_text(link, text)
-    set_scheme(link, scheme)
-    set_host(link, host)
-    set_finder(link, finder)
-    set_version(link, finder.unicode_version)
-    set_href(link, None)
-    set_display(link, None)
+    link: Link = _new_link(Link)
+    _init(link, start, end, kind, text, scheme, host, finder, finder.unicode_version)
     return link
