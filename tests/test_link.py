@@ -452,3 +452,39 @@ def test_email_forms_come_together_and_never_crash() -> None:
     assert (link.href, link.display) == ("mailto:@x.com", '""@x.com')
     detected = next(find_links("mail x@bücher.de"))
     assert (detected.display, detected.href) == ("x@bücher.de", "mailto:x@xn--bcher-kva.de")
+
+
+# The forms of a link a finder made are remembered by the finder (D95):
+# never a different href or display, bounded, long texts not kept.
+
+
+def test_remembered_forms_are_the_forms() -> None:
+    from test_detection import real_documents
+
+    from uts58.link import link_forms
+
+    finder = Finder(schemes={"http", "https", "ftp", "ssh", "tel"})
+    found = 0
+    for text in real_documents():
+        for link in finder.find_links(text):
+            direct = link_forms(link.kind, link.text, link.scheme, link.host, link.unicode_version)
+            assert (link.href, link.display) == direct
+            again = next(iter(finder.find_links(text[link.start : link.end])))
+            assert (again.href, again.display) == direct  # (a hit, when short enough)
+            found += 1
+    assert found > 500
+    assert finder._link_forms.cache_info().hits > 0  # type: ignore[attr-defined]
+
+
+def test_remembered_forms_are_bounded() -> None:
+    from uts58.hosts import HOST_CACHE_SIZE
+    from uts58.link import FORMS_CACHE_TEXT_LIMIT
+
+    finder = Finder()
+    text = " ".join(f"example.com/{i}" for i in range(HOST_CACHE_SIZE + 300))
+    assert all(link.href.endswith(link.text[12:]) for link in finder.find_links(text))
+    assert finder._link_forms.cache_info().currsize == HOST_CACHE_SIZE  # type: ignore[attr-defined]
+    finder._link_forms.cache_clear()  # type: ignore[attr-defined]
+    long_link = "example.com/" + "a" * FORMS_CACHE_TEXT_LIMIT
+    assert next(iter(finder.find_links(long_link))).href == "https://" + long_link
+    assert finder._link_forms.cache_info().currsize == 0  # type: ignore[attr-defined]

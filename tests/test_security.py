@@ -177,3 +177,23 @@ def test_skeleton_uses_nfd() -> None:
         assert decomposed != word
         assert skeleton(word) == skeleton(decomposed)
         assert unicodedata.is_normalized("NFD", skeleton(word))
+
+
+def test_the_memo_of_admitted_changes_no_answer() -> None:
+    """linkify checks each distinct link of a text once (D95): the same answers
+    as checking each, on real documents and on links the policy refuses."""
+    from test_detection import real_documents
+
+    from uts58.security import admitted
+
+    texts = [*real_documents(), "раураl.com раураl.com helpers.py helpers.py " + "x" * 3000 + ".com"]
+    for policy in (Policy.default(), Policy.strict(), Policy(max_url_length=20)):
+        memo: dict[tuple[object, ...], bool] = {}
+        answers = refused = 0
+        for text in texts:
+            for link in find_links(text):
+                remembered = admitted(text, link, policy, memo)
+                assert remembered == admitted(text, link, policy)
+                answers += 1
+                refused += remembered is None
+        assert answers > 500 and refused > 0 and len(memo) < answers

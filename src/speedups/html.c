@@ -27,6 +27,39 @@ const char u58_escape_html_doc[] =
 "escape_html(s) -> str\n\n"
 "html.escape(s) in one pass (the same result).";
 
+/* The length of the entity of each ASCII character, 0 for none. */
+static const unsigned char entity_length[128] = {
+    ['&'] = 5, ['<'] = 4, ['>'] = 4, ['"'] = 6, ['\''] = 6,
+};
+
+/* One loop per string kind: count the extra length, then copy the runs
+ * between special characters whole (the output has the input's kind: an
+ * entity is ASCII), instead of one generic read and write per character. */
+#define COUNT_EXTRA(TYPE)                                              \
+    do {                                                               \
+        const TYPE *p = (const TYPE *)data;                            \
+        for (Py_ssize_t i = 0; i < n; i++)                             \
+            if (p[i] < 128 && entity_length[p[i]])                     \
+                extra += entity_length[p[i]] - 1;                      \
+    } while (0)
+
+#define WRITE_ESCAPED(TYPE)                                            \
+    do {                                                               \
+        const TYPE *p = (const TYPE *)data;                            \
+        TYPE *o = (TYPE *)odata;                                       \
+        Py_ssize_t run = 0, w = 0;                                     \
+        for (Py_ssize_t i = 0; i < n; i++) {                           \
+            if (p[i] >= 128 || !entity_length[p[i]])                   \
+                continue;                                              \
+            memcpy(o + w, p + run, (size_t)(i - run) * sizeof(TYPE));  \
+            w += i - run;                                              \
+            for (const char *e = entity(p[i]); *e; e++)                \
+                o[w++] = (TYPE)(unsigned char)*e;                      \
+            run = i + 1;                                               \
+        }                                                              \
+        memcpy(o + w, p + run, (size_t)(n - run) * sizeof(TYPE));     \
+    } while (0)
+
 PyObject *
 u58_escape_html(PyObject *module, PyObject *s)
 {
@@ -39,28 +72,28 @@ u58_escape_html(PyObject *module, PyObject *s)
     const void *data = PyUnicode_DATA(s);
     const Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     Py_ssize_t extra = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const char *e = entity(PyUnicode_READ(kind, data, i));
-        if (e != NULL)
-            extra += (Py_ssize_t)strlen(e) - 1;
-    }
+    if (kind == PyUnicode_1BYTE_KIND)
+        COUNT_EXTRA(Py_UCS1);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        COUNT_EXTRA(Py_UCS2);
+    else
+        COUNT_EXTRA(Py_UCS4);
     if (extra == 0)  /* the same str, as html.escape gives (a subclass: a plain copy) */
         return PyUnicode_FromObject(s);
     PyObject *out = PyUnicode_New(n + extra, PyUnicode_MAX_CHAR_VALUE(s));
     if (out == NULL)
         return NULL;
-    const int okind = PyUnicode_KIND(out);
     void *odata = PyUnicode_DATA(out);
-    Py_ssize_t w = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        const char *e = entity(ch);
-        if (e == NULL) {
-            PyUnicode_WRITE(okind, odata, w++, ch);
-            continue;
-        }
-        for (; *e; e++)
-            PyUnicode_WRITE(okind, odata, w++, (Py_UCS4)(unsigned char)*e);
+    if (PyUnicode_KIND(out) != kind) {  /* (cannot happen: the same maximum character) */
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_SystemError, "escape_html: unexpected string kind");
+        return NULL;
     }
+    if (kind == PyUnicode_1BYTE_KIND)
+        WRITE_ESCAPED(Py_UCS1);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        WRITE_ESCAPED(Py_UCS2);
+    else
+        WRITE_ESCAPED(Py_UCS4);
     return out;
 }

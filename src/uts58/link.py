@@ -260,44 +260,58 @@ class Link:
         return display if display is not None else self._forms()[1]
 
     def _forms(self) -> tuple[str, str]:
-        """(href, display), computed together on first use and kept."""
-        href, display = self._email_forms() if self.kind == "email" else self._url_forms()
+        """(href, display), computed together on first use and kept; for a
+        link a finder made, remembered by that finder (D95)."""
+        finder = self.finder
+        if finder is not None and len(self.text) <= FORMS_CACHE_TEXT_LIMIT:
+            # (a Host equals the str of its Unicode form, which decides its A-label form and kind)
+            href, display = finder._link_forms(self.kind, self.text, self.scheme, self.host, self._version)
+        else:
+            href, display = link_forms(self.kind, self.text, self.scheme, self.host, self._version)
         object.__setattr__(self, "_href", href)
         object.__setattr__(self, "_display", display)
         return href, display
 
-    def _email_forms(self) -> tuple[str, str]:
-        # Detection validated the domain: its forms are the host's.
-        prefix, local = self._email_split()
-        href = "mailto:" + quote(local, safe=_MAILTO_SAFE) + "@" + self.host.ascii
-        return href, _email_display(prefix, local, self.host.unicode, link_properties(self._version))
-
     def _email_split(self) -> tuple[str, str]:
         """("mailto:" as written or "", local-part) of an email link."""
-        local = self.text.rpartition("@")[0]
-        if self.scheme is None:
-            return "", local
-        return local[: len(self.scheme) + 1], local[len(self.scheme) + 1 :]
+        return _email_split(self.text, self.scheme)
 
-    def _url_forms(self) -> tuple[str, str]:
-        # One WHATWG parse gives both forms (a scheme-less link is parsed as
-        # https: its href has the scheme, its display keeps none).
-        props = link_properties(self._version)
-        host = self.host
-        if self.scheme is not None and self.scheme.lower() not in SPECIAL_SCHEMES:
-            # D52: a scheme the caller named, parsed by the WHATWG parser as a
-            # non-special URL; shown as written (detection took it whole).
-            normalized, display = normalize(self.text), self.text
-            if normalized is None:  # (detection took only what the parser takes)
-                raise URLError(f"not a valid URL: {self.text!r}")
-            href = normalized
-        elif self.scheme is None and host.kind in ("localhost", "ipv4"):
-            # D54: localhost and IP addresses without a scheme serve plain http.
-            href, display = _format_url("http://" + self.text, props, (host.ascii, host.unicode))
-            display = display[len("http://") :]
-        else:
-            href, display = _format_url(self.text, props, (host.ascii, host.unicode))
-        return href, display
+
+# The longest link text whose forms a finder remembers (D95): with
+# HOST_CACHE_SIZE entries, a few MB at most.
+FORMS_CACHE_TEXT_LIMIT = 256
+
+
+def _email_split(text: str, scheme: str | None) -> tuple[str, str]:
+    local = text.rpartition("@")[0]
+    if scheme is None:
+        return "", local
+    return local[: len(scheme) + 1], local[len(scheme) + 1 :]
+
+
+def link_forms(kind: Kind, text: str, scheme: str | None, host: Host, version: str) -> tuple[str, str]:
+    """(href, display) of a link: a pure function of what the link holds."""
+    props = link_properties(version)
+    host_unicode, host_ascii = host.unicode, host.ascii
+    if kind == "email":
+        # Detection validated the domain: its forms are the host's.
+        prefix, local = _email_split(text, scheme)
+        href = "mailto:" + quote(local, safe=_MAILTO_SAFE) + "@" + host_ascii
+        return href, _email_display(prefix, local, host_unicode, props)
+    # One WHATWG parse gives both forms (a scheme-less link is parsed as
+    # https: its href has the scheme, its display keeps none).
+    if scheme is not None and scheme.lower() not in SPECIAL_SCHEMES:
+        # D52: a scheme the caller named, parsed by the WHATWG parser as a
+        # non-special URL; shown as written (detection took it whole).
+        normalized = normalize(text)
+        if normalized is None:  # (detection took only what the parser takes)
+            raise URLError(f"not a valid URL: {text!r}")
+        return normalized, text
+    if scheme is None and host.kind in ("localhost", "ipv4"):
+        # D54: localhost and IP addresses without a scheme serve plain http.
+        href, display = _format_url("http://" + text, props, (host_ascii, host_unicode))
+        return href, display[len("http://") :]
+    return _format_url(text, props, (host_ascii, host_unicode))
 
 
 _set = object.__setattr__

@@ -192,8 +192,9 @@ def linkify(
     links = list(found_by.find_links(text))  # D36: detect all, then write
     if len(wanted) < 2:
         links = [link for link in links if link.kind in wanted]
+    checked: dict[tuple[object, ...], bool] = {}  # (links repeat in a text: each checked once, D95)
     for link in links:
-        found = admitted(text, link, policy)
+        found = admitted(text, link, policy, checked)
         if found is None or found.start < last:
             continue
         anchor = _anchor(found, attributes, callback, policy, format, enabled, shortening)

@@ -424,9 +424,20 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
     return _detected_link(finder, start, link.end, "url", text[start : link.end], None, adjusted)
 
 
-def admitted(text: str, link: Link, policy: Policy) -> Link | None:
+def admitted(text: str, link: Link, policy: Policy, memo: dict[tuple[object, ...], bool] | None = None) -> Link | None:
     """``link`` as the policy lets it be linked in ``text`` (its start moved by
     the §8 CJK boundary adjustment when that is on), or None when a check
-    fails: the one filter of linkify and the Markdown adapters."""
+    fails: the one filter of linkify and the Markdown adapters.  ``memo``: the
+    answers for links already checked in this text (a link a finder made is
+    judged by what it holds: the same text, scheme and host, the same answer)."""
     found = adjust_cjk_start(text, link, policy=policy) if policy.cjk_boundary else link
-    return None if found is None or _check(found, policy) else found
+    if found is None:
+        return None
+    if memo is None or found.finder is None:
+        return None if _check(found, policy) else found
+    host = found.host
+    key = (found.kind, found.text, found.scheme, host.unicode, host.ascii, host.kind, found.unicode_version)
+    ok = memo.get(key)
+    if ok is None:
+        ok = memo[key] = not _check(found, policy)
+    return found if ok else None
