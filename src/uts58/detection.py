@@ -289,7 +289,7 @@ class Finder:
             check_str(text, "text")  # (a str subclass passes)
         first = self._candidate.search(text)
         if first is None:
-            return iter(())  # (issue 14: a text with no candidate costs one scan, no scanner)
+            return _NO_LINKS  # (issue 14: a text with no candidate costs one scan, no scanner)
         return _Scanner(text, self, _link_of).links(self.urls, self.emails, first)
 
     def find_urls(self, text: str) -> Iterator[Link]:
@@ -487,7 +487,12 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
     ['ssh://git@example.com/x.git']
     """
     if finder is None and not options:
-        return _cached_finder(()).find_links(text)  # (issue 14: the common call; it checks text)
+        # (issue 14: the common call, one call per line of a text: the
+        # default finder's candidate search straight away)
+        default = _cached_finder(())
+        if type(text) is str and default._candidate.search(text) is None:
+            return _NO_LINKS
+        return default.find_links(text)  # (it checks text)
     check_str(text, "text")
     return resolve_finder(finder, options, "find_links").find_links(text)
 
@@ -626,6 +631,9 @@ def _no_bare_domain(name: str, tlds: frozenset[str]) -> bool:
     return _ends_without_tld(name, tlds) and _IDEOGRAPHIC_STOP.search(name) is None
 
 
+# What a text without a candidate has: an iterator that is exhausted, shared
+# (it has no state left to change).
+_NO_LINKS: Iterator[Any] = iter(())
 _NO_PIECES: tuple[tuple[int, int], ...] = ()  # (the pieces of no run)
 
 
