@@ -799,7 +799,10 @@ class _CountingPattern:
         return self.pattern.search(text, pos)
 
 
-@pytest.mark.parametrize("run", ["." * 100_000, "@" * 100_000, ".@:" * 30_000, "\u3002" * 50_000 + ":" * 50_000])
+@pytest.mark.parametrize(
+    "run",
+    ["." * 100_000, "@" * 100_000, ".@:" * 30_000, "\u3002" * 50_000 + ":" * 50_000, "x@" * 50_000, "@a" * 50_000],
+)
 def test_runs_that_start_no_candidate_take_one_search(run: str) -> None:
     """Issue 14: "....", "@@@@" and the like are passed in one step of the
     search (one match), not one failed attempt per character, and what

@@ -321,6 +321,7 @@ class HostPatterns:
     after_scheme: str
     after_at: str
     after_separator: str
+    bmp_label: str  # the class of BMP label characters (the lookaheads' label)
 
     def candidate_source(self, after_scheme: str = "") -> str:
         """The candidate pattern, ``after_scheme`` added to what may follow
@@ -331,8 +332,9 @@ class HostPatterns:
         run of host characters (what ``run_end`` would find from it).
 
         Runs of those characters where none starts a candidate (``....``,
-        ``@@@@``, ``.@:``: each followed by one that no label can follow)
-        are matched whole too, so that the search passes them in one step
+        ``@@@@``, ``.@:``: each followed by one that no label can follow;
+        ``@x@x@``: each ``@`` before a label that runs into the next) are
+        matched whole too, so that the search passes them in one step
         instead of one failed attempt per character; these matches, and only
         they, close a group (``match.lastindex`` is not None): no scan links
         anything in them."""
@@ -340,7 +342,10 @@ class HostPatterns:
         scheme = self.after_scheme + ("|" + after_scheme if after_scheme else "")
         # (exclusive alternatives: no backtracking; "()" marks a run passed over)
         rest = f"(?:[{seps}](?=[{seps}@:])|@(?=[@:])|:(?=[{seps}@:]))*()"
-        alternatives = [f"://(?={scheme})", f":(?=[{seps}@:]){rest}", "@@*(?=@)()", f"@(?={self.after_at})"]
+        # ("x@x@x@", "@@@@": an "@" whose label runs into the next "@" starts
+        # no email; one class repeated, then back to the last "@")
+        ats = f"@[{self.bmp_label[1:-1]}@]*(?=@)()"
+        alternatives = [f"://(?={scheme})", f":(?=[{seps}@:]){rest}", ats, f"@(?={self.after_at})"]
         alternatives.append(f"@(?=:){rest}")
         for sep in seps:
             c = re.escape(sep)
@@ -382,6 +387,7 @@ def host_patterns(props: LinkProperties) -> HostPatterns:
         after_at=dotted,
         # a separator between labels
         after_separator=f"{label}|{astral}",
+        bmp_label=label,
     )
     object.__setattr__(patterns, "candidate", re.compile(patterns.candidate_source()))
     return patterns
