@@ -184,3 +184,19 @@ def test_callback_href_follows_the_enabled_schemes() -> None:
     # a scheme the caller named is linked whole, with its WHATWG href
     out = linkify("magnet:?xt=urn:btih:c12fe1&dn=a+b", schemes={"magnet"})
     assert out == '<a href="magnet:?xt=urn:btih:c12fe1&amp;dn=a+b">magnet:?xt=urn:btih:c12fe1&amp;dn=a+b</a>'
+
+
+def test_each_distinct_link_written_once_gives_the_same_html() -> None:
+    """D95: without a callback, linkify writes each distinct link of a text
+    once; the HTML is what writing each link (a callback that changes
+    nothing takes that path) gives, on real documents and repeated links."""
+    from test_detection import real_documents
+
+    texts = [*real_documents(), "раураl.com x@example.com раураl.com x@example.com helpers.py " * 3]
+    for policy in (Policy.default(), Policy.strict(), Policy(max_url_length=20)):
+        for text in texts:
+            each = linkify(text, policy=policy, callback=lambda link, attrs: attrs)
+            assert linkify(text, policy=policy) == each
+            assert linkify(text, policy=policy, rel="nofollow", external_only=True) == linkify(
+                text, policy=policy, rel="nofollow", external_only=True, callback=lambda link, attrs: attrs
+            )

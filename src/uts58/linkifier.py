@@ -192,12 +192,27 @@ def linkify(
     links = list(found_by.find_links(text))  # D36: detect all, then write
     if len(wanted) < 2:
         links = [link for link in links if link.kind in wanted]
-    checked: dict[tuple[object, ...], bool] = {}  # (links repeat in a text: each checked once, D95)
+    # D95: links repeat in a text.  Without a callback (which may answer
+    # differently each time) or a CJK boundary to move, each distinct link is
+    # checked and written once (None: refused); else each is checked once.
+    once = callback is None and not policy.cjk_boundary
+    written: dict[tuple[object, ...], str | None] = {}
+    checked: dict[tuple[object, ...], bool] = {}
     for link in links:
-        found = admitted(text, link, policy, checked)
-        if found is None or found.start < last:
-            continue
-        anchor = _anchor(found, attributes, callback, policy, format, enabled, shortening)
+        if once:
+            if link.start < last:
+                continue
+            found = link
+            key = (link.kind, link.text, link.scheme, link.host, link.unicode_version)
+            if key not in written:
+                written[key] = _anchor_if_admitted(text, link, attributes, policy, format, enabled, shortening)
+            anchor = written[key]
+        else:
+            adjusted = admitted(text, link, policy, checked)
+            if adjusted is None or adjusted.start < last:
+                continue
+            found = adjusted
+            anchor = _anchor(found, attributes, callback, policy, format, enabled, shortening)
         if anchor is None:
             continue
         out.append(plain(text[last : found.start]))
@@ -493,6 +508,21 @@ def _keep(s: str) -> str:
 
 def _attributes(attrs: Mapping[str, str]) -> str:
     return "".join(f' {name}="{html.escape(value, quote=True)}"' for name, value in attrs.items())
+
+
+def _anchor_if_admitted(
+    text: str,
+    link: Link,
+    attributes: LinkAttributes,
+    policy: Policy,
+    format: str,
+    schemes: frozenset[str],
+    shortening: DisplayOptions | None,
+) -> str | None:
+    """The anchor of ``link`` (no callback), or None when the policy refuses it."""
+    if admitted(text, link, policy) is None:
+        return None
+    return _anchor(link, attributes, None, policy, format, schemes, shortening)
 
 
 def _anchor(
