@@ -490,9 +490,12 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
         # (issue 14: the common call, one call per line of a text: the
         # default finder's candidate search straight away)
         default = _cached_finder(())
-        if type(text) is str and default._candidate.search(text) is None:
-            return _NO_LINKS
-        return default.find_links(text)  # (it checks text)
+        if type(text) is not str:
+            return default.find_links(text)  # (the TypeError, naming text)
+        first = default._candidate.search(text)
+        return (
+            _NO_LINKS if first is None else _Scanner(text, default, _link_of).links(default.urls, default.emails, first)
+        )
     check_str(text, "text")
     return resolve_finder(finder, options, "find_links").find_links(text)
 
