@@ -367,13 +367,18 @@ def main() -> int:
         bench_speed_rows,
         bench_precision,
     )
+    # --only NAME[,NAME]: the sections named (bench_NAME), for a quick look;
+    # RESULTS.md is written by a whole run only.
+    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
     for section in sections:
+        if only is not None and section.__name__.removeprefix("bench_") not in only:
+            continue
         result = section()
         rows, met = result if isinstance(result, tuple) else (result, True)
         ok &= met
         print("\n".join(rows), flush=True)
         lines += rows
-    if "--write" in sys.argv:
+    if "--write" in sys.argv and only is None:
         (Path(__file__).parent / "RESULTS.md").write_text(
             "# Benchmark results\n\nWritten by `make bench` (`python bench/run.py --write`).\n\n"
             + "\n".join(lines)

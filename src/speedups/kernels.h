@@ -220,10 +220,12 @@ any_seq_at(const Seq *seqs, int count, const Py_UCS4 *s, Py_ssize_t n, Py_ssize_
 
 extern PyTypeObject u58_EngineType;
 extern PyTypeObject u58_AdaType;
+extern PyTypeObject u58_SchemeSkipperType;
 
 /* termination.c */
 extern const char u58_find_link_end_doc[];
 PyObject *u58_Engine_find_link_end(Engine *self, PyObject *const *args, Py_ssize_t nargs);
+Py_ssize_t u58_find_link_end(const Engine *e, PyObject *text, Py_ssize_t start, int in_path);
 
 /* escaping.c */
 extern const char u58_escape_parts_doc[], u58_display_tail_doc[], u58_decode_doc[];

@@ -8,6 +8,8 @@
  *   ada.c          ada's C API: parse and split a URL (Ada.parse), and with the
  *                  decoding and §4.1 of its tail (Ada.parse_display)
  *   html.c         HTML escaping of text (escape_html)
+ *   scan.c         the candidate scan over "scheme://" tokens not linked
+ *                  (SchemeSkipper, for one finder; D53, D20)
  *   module.c       this file: the Engine type, built from tables, and the module
  *
  * Decisions are not made here: which schemes, whether a URL had a path, how
@@ -228,13 +230,14 @@ static struct PyModuleDef speedups_module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    if (PyType_Ready(&u58_EngineType) < 0 || PyType_Ready(&u58_AdaType) < 0)
+    if (PyType_Ready(&u58_EngineType) < 0 || PyType_Ready(&u58_AdaType) < 0 || PyType_Ready(&u58_SchemeSkipperType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&speedups_module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&u58_EngineType) < 0 ||
-        PyModule_AddObjectRef(m, "Ada", (PyObject *)&u58_AdaType) < 0) {
+        PyModule_AddObjectRef(m, "Ada", (PyObject *)&u58_AdaType) < 0 ||
+        PyModule_AddObjectRef(m, "SchemeSkipper", (PyObject *)&u58_SchemeSkipperType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

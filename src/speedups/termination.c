@@ -29,8 +29,8 @@ text_seq_at(const Seq *seqs, int count, int kind, const void *data, Py_ssize_t n
 
 /* As uts58._kernels_py.find_link_end: one forward pass over the text
  * (read in place, never copied), O(length) time, no recursion. */
-static Py_ssize_t
-find_link_end(const Engine *e, PyObject *text, Py_ssize_t start, int in_path)
+Py_ssize_t
+u58_find_link_end(const Engine *e, PyObject *text, Py_ssize_t start, int in_path)
 {
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
@@ -134,5 +134,5 @@ u58_Engine_find_link_end(Engine *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "start is outside text");
         return NULL;
     }
-    return PyLong_FromSsize_t(find_link_end(self, args[0], start, in_path));
+    return PyLong_FromSsize_t(u58_find_link_end(self, args[0], start, in_path));
 }

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import Protocol
 
@@ -29,7 +29,7 @@ from . import _kernels_py
 from .parts import FRAGMENT, OPEN_STACK_LIMIT, PARTS, PATH, QUERY
 from .properties import LINK_TERM_ORDER, LinkProperties, LinkTerm
 
-__all__ = ["Engine", "accelerated", "engine", "escape_html", "percent_escape", "speedups", "status", "use_python"]
+__all__ = ["Engine", "accelerated", "engine", "escape_html", "percent_escape", "scheme_skipper", "speedups", "status", "use_python"]
 
 # Not a kernel but the one definition of %XX escaping, which both
 # implementations of §4.1 write (the C one in kernels.h, out_escape).
@@ -124,6 +124,42 @@ def _engine(props: LinkProperties, module: ModuleType | None) -> Engine:
         tuple("".join(sorted(p.decodable)) for p in (PATH, QUERY, FRAGMENT)),
     )
     return compiled
+
+
+SchemeSkip = Callable[[str, int, int], tuple[int, int]]
+
+
+def scheme_skipper(props: LinkProperties, schemes: tuple[str, ...], special: tuple[bool, ...], names: bool) -> SchemeSkip | None:
+    """The C scan over ``scheme://`` tokens not linked (D53, D20) for one
+    finder's ``schemes`` (lowercase, longest first; ``special``: which are;
+    ``names``: whether its candidate pattern matches names before ``:``,
+    opaque schemes or bare localhost), or None where the Python kernels are in use: then
+    :class:`uts58.detection._Scanner` alone, the reference, decides each.
+    ``skip(text, pos, floor) -> (pos, floor)``; see ``src/speedups/scan.c``."""
+    module = _active[0]
+    if module is None:
+        return None
+    return _scheme_skipper(props, schemes, special, names, module)
+
+
+@lru_cache(maxsize=64)
+def _scheme_skipper(
+    props: LinkProperties, schemes: tuple[str, ...], special: tuple[bool, ...], names: bool, module: ModuleType
+) -> SchemeSkip:
+    skip: SchemeSkip = module.SchemeSkipper(
+        _engine(props, module), _bmp_label_bits(props), schemes, special, names
+    ).skip
+    return skip
+
+
+@cache
+def _bmp_label_bits(props: LinkProperties) -> bytes:
+    """Bit c set for each BMP character that can stand in a domain label."""
+    bits = bytearray(0x10000 // 8)
+    for first, last in props.domain_ranges():
+        for c in range(first, min(last, 0xFFFF) + 1):
+            bits[c >> 3] |= 1 << (c & 7)
+    return bytes(bits)
 
 
 def escape_html(s: str) -> str:

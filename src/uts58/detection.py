@@ -24,7 +24,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from ._checks import check_str
-from ._kernels import engine
+from ._kernels import SchemeSkip, engine, scheme_skipper
 from .email import _find_email_start
 from .errors import OptionError
 from .formatting import SPECIAL_SCHEMES
@@ -228,6 +228,7 @@ class Finder:
         _patterns: HostPatterns
         _candidate: re.Pattern[str]
         _scheme_lengths: tuple[int, ...]
+        _skip_args: tuple[tuple[str, ...], tuple[bool, ...], bool]
         _quick_tlds: frozenset[str] | None
         _hosts: Callable[[str, str, HostKind], Host]
         _schemed_hosts: Callable[[str], tuple[int, Host] | None]
@@ -355,6 +356,14 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
         "_patterns": patterns,
         "_candidate": _candidate_pattern(patterns, opaque, finder.bare_localhost, finder.single_label_hosts),
         "_scheme_lengths": tuple(sorted({len(scheme) for scheme in finder.schemes}, reverse=True)),
+        # The C scan over "scheme://" tokens not linked (_kernels.scheme_skipper):
+        # the schemes longest first, which are special, and whether the pattern
+        # matches names before ":" (opaque schemes, localhost).
+        "_skip_args": (
+            longest_first := tuple(sorted(finder.schemes, key=lambda s: (-len(s), s))),
+            tuple(scheme in SPECIAL_SCHEMES for scheme in longest_first),
+            bool(opaque) or finder.bare_localhost,
+        ),
         # D91: the TLDs of the quick rejection of a run whose last label is no
         # TLD; None with bare_ipv4 (a dotted quad ends in digits and is linked).
         "_quick_tlds": None if finder.bare_ipv4 else tlds,
@@ -662,6 +671,7 @@ class _Scanner(Generic[_T]):
         "rules",
         "run_end",
         "run_pieces",
+        "skip",
         "text",
     )
 
@@ -684,6 +694,7 @@ class _Scanner(Generic[_T]):
         self.run_pieces: Sequence[tuple[int, int]] = _NO_PIECES
         self.message_id_end = 0  # after the ">" of the last Message-ID (D55)
         self.link_end: Callable[[str, int, bool], int] | None = None  # (§3.5.1 by the kernels in use)
+        self.skip: SchemeSkip | None | bool = False  # (the C scan over scheme tokens; False: not looked up)
 
     def links(self, urls: bool, emails: bool, first: re.Match[str] | None = None) -> Iterator[_T]:
         """The links, in order; ``first``: the first candidate, if already found."""
@@ -704,6 +715,12 @@ class _Scanner(Generic[_T]):
                 link, pos = self._email(at)
             elif first_char == ":":
                 link, pos = self._schemed(at)  # ("://")
+                if link is None:
+                    # A "scheme://" token not linked: those that follow
+                    # ("a://b)a://b)…") are passed over in C where it is in use.
+                    skip = self.skip if self.skip is not False else self._skipper()
+                    if skip is not None:
+                        pos, self.floor = skip(text, pos, self.floor)  # type: ignore[operator]
             else:
                 found = m.group()  # ("localhost:", or "scheme:" of a scheme without "//")
                 link, pos = self._localhost(at) if found.lower() == "localhost:" else self._opaque(at, found)
@@ -732,6 +749,12 @@ class _Scanner(Generic[_T]):
         """§3.5.1 by the kernels in use, looked up once per scan (issue 14)."""
         self.link_end = engine(self.props).find_link_end
         return self.link_end
+
+    def _skipper(self) -> SchemeSkip | None:
+        """The C scan over scheme tokens not linked, or None (the Python
+        kernels), looked up once per scan."""
+        self.skip = scheme_skipper(self.props, *self.finder._skip_args)
+        return self.skip
 
     def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _T:
         return self.make(self.text, self.finder, start, end, kind, scheme, host)

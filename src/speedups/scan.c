@@ -1,0 +1,318 @@
+/* Where links may start: the part of the candidate scan that passes over
+ * "scheme://" tokens that are not linked (D53, D20), as
+ * uts58.detection._Scanner._schemed decides them.
+ *
+ * SchemeSkipper(engine, label, schemes, special) holds, for one finder:
+ *   engine   the Engine whose §3.5.1 ends a token passed over;
+ *   label    bytes of 8192: bit c set for each BMP label character (the
+ *            class of the candidate pattern's lookahead after "://");
+ *   schemes  the enabled schemes, lowercase ASCII, longest first;
+ *   special  for each scheme, whether it is special (WHATWG);
+ *   named    whether the pattern has alternatives that match a name before
+ *            a ":" not followed by "//" (opaque schemes, bare localhost):
+ *            then the skip stops at such a ":" after a character that may
+ *            end a name.
+ *
+ * skip(text, pos, floor) -> (pos, floor): pos is where the Python scan
+ * would search for its next candidate.  From there the skip passes over
+ * each "://" that is that next candidate and that _schemed would pass over
+ * without a link, and returns where the search goes on after the last (pos
+ * itself if none) with the floor that passing over gave: exactly the state
+ * _schemed would have left.  It decides nothing it is not sure of: at any
+ * other character where a candidate may start ("@", a label separator, ":"
+ * before one of them or after a name, "://" before a host to look up) it
+ * stops, and Python's search goes on from the last pass-over's end (it
+ * bounds where a name may start: run_start in _bare).  Where the pattern
+ * cannot match at such a character (a "." before a space) it goes on.
+ *
+ * The candidate pattern's alternatives start with ":", "@" or a separator,
+ * or match a name before ":" not followed by "//" (see named). */
+#include "kernels.h"
+
+typedef struct {
+    PyObject_HEAD
+    Engine *engine;
+    unsigned char label[0x10000 / 8];
+    int named;
+    Py_ssize_t nschemes;
+    Py_ssize_t *lens;
+    char **names;
+    char *special;
+} SchemeSkipper;
+
+#define IS_SEP(c) ((c) == '.' || (c) == 0x3002 || (c) == 0xFF0E || (c) == 0xFF61)
+#define IS_LABEL(s, c) ((c) <= 0xFFFF && ((s)->label[(c) >> 3] >> ((c) & 7) & 1))
+
+/* detection._SCHEME_CHAR, detection._BEFORE_SCHEME (the same less '.') */
+static inline int
+scheme_char(Py_UCS4 c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' || c == '-' ||
+           c == '.';
+}
+
+/* c may end a name that "(?i:name)" matches: a scheme character, or any
+ * non-ASCII one (case-insensitive matching takes U+212A for 'k', U+017F
+ * for 's'). */
+static inline int
+may_end_name(Py_UCS4 c)
+{
+    return c >= 0x80 || scheme_char(c);
+}
+
+/* The ASCII character whose lowercase str.lower() gives for c, or 0 when
+ * it gives none: of all non-ASCII characters only U+212A KELVIN SIGN
+ * lowercases to ASCII alone (tests/test_scan.py checks it on the running
+ * Python's Unicode data). */
+static inline Py_UCS4
+ascii_lower(Py_UCS4 c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c + 32;
+    if (c < 0x80)
+        return c;
+    return c == 0x212A ? 'k' : 0;
+}
+
+/* The candidate pattern's lookahead after "://" at h holds for sure: a run
+ * of BMP label characters then a separator or a supplementary character;
+ * "["; or userinfo ("[^\s/?#@]*@").  0 where it fails or only another
+ * alternative (localhost, a single label) could hold: the caller stops. */
+static int
+after_scheme(const SchemeSkipper *s, int kind, const void *data, Py_ssize_t n, Py_ssize_t h)
+{
+    Py_ssize_t k = h;
+    Py_UCS4 c = 0;
+    for (; k < n; k++) {
+        c = PyUnicode_READ(kind, data, k);
+        if (!IS_LABEL(s, c))
+            break;
+    }
+    if (k < n && (IS_SEP(c) || c > 0xFFFF))
+        return 1;
+    if (h < n && PyUnicode_READ(kind, data, h) == '[')
+        return 1;
+    for (k = h; k < n; k++) {
+        c = PyUnicode_READ(kind, data, k);
+        if (c == '@')
+            return 1;
+        if (c == '/' || c == '?' || c == '#' || Py_UNICODE_ISSPACE(c))
+            return 0;
+    }
+    return 0;
+}
+
+/* The enabled scheme that ends at "://" (at), as _schemed finds it: the
+ * longest whose text, lowercased, is it, at or after floor and not glued
+ * to a letter, digit, '+' or '-' before it.  Its index, or -1. */
+static Py_ssize_t
+scheme_at(const SchemeSkipper *s, int kind, const void *data, Py_ssize_t at, Py_ssize_t floor)
+{
+    for (Py_ssize_t k = 0; k < s->nschemes; k++) {
+        Py_ssize_t len = s->lens[k], start = at - len;
+        if (start < floor)
+            continue;
+        Py_ssize_t j = 0;
+        while (j < len && ascii_lower(PyUnicode_READ(kind, data, start + j)) == (Py_UCS4)(unsigned char)s->names[k][j])
+            j++;
+        if (j < len)
+            continue;
+        if (start > 0) {
+            Py_UCS4 before = PyUnicode_READ(kind, data, start - 1);
+            if (before != '.' && scheme_char(before))
+                continue;
+        }
+        return k;
+    }
+    return -1;
+}
+
+/* _schemed's userinfo ("[^\s@/?#\\\[\]]*@" at h) makes the URL one not
+ * linked (D20: after a special scheme, with a password, or empty): 1; no
+ * such userinfo, or a user name only (the host decides): 0. */
+static int
+refused_userinfo(int kind, const void *data, Py_ssize_t n, Py_ssize_t h, int special)
+{
+    int colon = 0;
+    for (Py_ssize_t k = h; k < n; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (c == '@')
+            return special || colon || k == h;
+        if (c == '/' || c == '?' || c == '#' || c == '\\' || c == '[' || c == ']' || Py_UNICODE_ISSPACE(c))
+            return 0;
+        colon |= c == ':';
+    }
+    return 0;
+}
+
+static PyObject *
+SchemeSkipper_skip(SchemeSkipper *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "skip() takes 3 arguments (text, pos, floor)");
+        return NULL;
+    }
+    PyObject *text = args[0];
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "text must be a str, not %.100s", Py_TYPE(text)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]), floor = PyLong_AsSsize_t(args[2]);
+    if ((pos == -1 || floor == -1) && PyErr_Occurred())
+        return NULL;
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (pos < 0 || pos > n || floor < 0) {
+        PyErr_SetString(PyExc_ValueError, "pos is outside text");
+        return NULL;
+    }
+    Py_ssize_t i = pos, resumed = pos;  /* where the last pass-over ended */
+    while (i < n) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c != ':' && c != '@' && !IS_SEP(c)) {
+            i++;
+            continue;
+        }
+        Py_UCS4 next = i + 1 < n ? PyUnicode_READ(kind, data, i + 1) : 0;
+        if (c != ':') {
+            /* "@" or a separator starts a candidate (or a run passed over)
+             * only before a label character, "@", ":" or a separator */
+            if (IS_LABEL(self, next) || next > 0xFFFF || next == '@' || next == ':' || IS_SEP(next))
+                break;
+            i++;
+            continue;
+        }
+        if (next != '/' || i + 2 >= n || PyUnicode_READ(kind, data, i + 2) != '/') {
+            if (self->named && i > 0 && may_end_name(PyUnicode_READ(kind, data, i - 1)))
+                break;  /* "tel:", "localhost:8080" may end here: Python's */
+            if (next == '@' || next == ':' || IS_SEP(next))
+                break;  /* ":.", ":@", "::": the pattern's runs, Python's */
+            i++;
+            continue;  /* no alternative starts at this ":" */
+        }
+        const Py_ssize_t at = i, h = i + 3;
+        if (!after_scheme(self, kind, data, n, h))
+            break;
+        if (at == 0 || !scheme_char(PyUnicode_READ(kind, data, at - 1))) {
+            i = resumed = h;  /* "://" after no scheme */
+            continue;
+        }
+        Py_ssize_t k = scheme_at(self, kind, data, at, floor);
+        if (k >= 0) {
+            if (h < n && PyUnicode_READ(kind, data, h) == '[')
+                break;  /* an IPv6 literal: Python's */
+            if (!refused_userinfo(kind, data, n, h, self->special[k]))
+                break;  /* a host to look up: Python's */
+        }
+        /* D53, D20: passed over whole, to where §3.5.1 ends it read as a path */
+        Py_ssize_t end = h;
+        if (h < n) {
+            Py_UCS4 first = PyUnicode_READ(kind, data, h);
+            end = u58_find_link_end(self->engine, text, h, first != '/' && first != '?' && first != '#');
+        }
+        if (end > floor)
+            floor = end;
+        i = resumed = end;
+    }
+    return Py_BuildValue("(nn)", i < n ? resumed : n, floor);
+}
+
+static void
+SchemeSkipper_dealloc(SchemeSkipper *self)
+{
+    for (Py_ssize_t k = 0; k < self->nschemes; k++)
+        PyMem_Free(self->names ? self->names[k] : NULL);
+    PyMem_Free(self->names);
+    PyMem_Free(self->lens);
+    PyMem_Free(self->special);
+    Py_XDECREF(self->engine);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+SchemeSkipper_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *engine, *label, *schemes, *special;
+    int named;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "SchemeSkipper() takes positional arguments only");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!SO!O!p:SchemeSkipper", &u58_EngineType, &engine, &label, &PyTuple_Type, &schemes,
+                          &PyTuple_Type, &special, &named))
+        return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(schemes);
+    if (PyBytes_GET_SIZE(label) != 0x10000 / 8 || PyTuple_GET_SIZE(special) != count) {
+        PyErr_SetString(PyExc_ValueError, "SchemeSkipper(): malformed tables");
+        return NULL;
+    }
+    SchemeSkipper *self = (SchemeSkipper *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->engine = (Engine *)Py_NewRef(engine);
+    self->named = named;
+    memcpy(self->label, PyBytes_AS_STRING(label), sizeof self->label);
+    for (Py_UCS4 c = 0; c < 0x10000; c++)
+        if (IS_SEP(c) && IS_LABEL(self, c)) {
+            PyErr_SetString(PyExc_ValueError, "SchemeSkipper(): a separator is no label character");
+            goto fail;
+        }
+    self->lens = PyMem_Calloc((size_t)count + 1, sizeof(Py_ssize_t));
+    self->names = PyMem_Calloc((size_t)count + 1, sizeof(char *));
+    self->special = PyMem_Calloc((size_t)count + 1, 1);
+    if (self->lens == NULL || self->names == NULL || self->special == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *name = PyTuple_GET_ITEM(schemes, k);
+        Py_ssize_t len;
+        const char *chars = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &len) : NULL;
+        if (chars == NULL || !PyUnicode_IS_ASCII(name) || len < 1 || (k > 0 && len > self->lens[k - 1])) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "SchemeSkipper(): schemes are ASCII str, longest first");
+            goto fail;
+        }
+        for (Py_ssize_t j = 0; j < len; j++)
+            if ((chars[j] >= 'A' && chars[j] <= 'Z') || !scheme_char((Py_UCS4)chars[j])) {
+                PyErr_SetString(PyExc_ValueError, "SchemeSkipper(): schemes are lowercase scheme characters");
+                goto fail;
+            }
+        if ((self->names[k] = PyMem_Malloc((size_t)len + 1)) == NULL) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        memcpy(self->names[k], chars, (size_t)len + 1);
+        self->lens[k] = len;
+        self->nschemes = k + 1;
+        int flag = PyObject_IsTrue(PyTuple_GET_ITEM(special, k));
+        if (flag < 0)
+            goto fail;
+        self->special[k] = (char)flag;
+    }
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyMethodDef SchemeSkipper_methods[] = {
+    {"skip", (PyCFunction)(void (*)(void))SchemeSkipper_skip, METH_FASTCALL,
+     "skip(text, pos, floor) -> (pos, floor)\n\n"
+     "From pos, pass over what holds no candidate and each \"scheme://\" token\n"
+     "not linked (D53, D20), as detection._Scanner._schemed; stop at the\n"
+     "first candidate Python must look at.  Where the scan resumes, and the floor."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject u58_SchemeSkipperType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "uts58._speedups.SchemeSkipper",
+    .tp_basicsize = sizeof(SchemeSkipper),
+    .tp_dealloc = (destructor)SchemeSkipper_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The candidate scan over scheme tokens not linked (D53, D20), for one finder.",
+    .tp_methods = SchemeSkipper_methods,
+    .tp_new = SchemeSkipper_new,
+};

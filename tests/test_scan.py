@@ -1,0 +1,143 @@
+"""The C scan over ``scheme://`` tokens not linked (``src/speedups/scan.c``,
+``_kernels.scheme_skipper``) against the reference: the Python scanner
+alone, which is what runs with the Python kernels.  Same links, same
+order, on generated texts made of the pieces the skip decides on, under
+option sets that change those decisions (schemes, opaque schemes, bare
+localhost, single-label hosts); and the skip is really taken."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import C_KERNELS_WHY_NOT
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from uts58 import Finder, _kernels
+from uts58.detection import _Scanner
+from uts58.properties import link_properties
+
+needs_c = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")
+
+FINDERS = [
+    Finder(),
+    # opaque schemes (alternatives ending with ":"), one with '.' and '+', one with a 'k'
+    Finder(schemes={"http", "https", "ssh", "tel", "web+x.y", "kt"}),
+    Finder(bare_localhost=True),
+    Finder(single_label_hosts=True, schemes={"http", "ws", "wss", "git"}),
+    Finder(require_scheme=True, bare_ipv4=True, known_tlds={"co", "com", "zz"}),
+]
+
+PIECES = [
+    *("http", "HTTP", "https", "ftp", "ws", "ssh", "git", "tel", "kt", "\u212at", "web+x.y", "localhost"),
+    *("://", ":", "//", "/", "@", "u", "u:p", ".", "co", "com", "。", "．", "｡", "a", "x", "é", "\u0130"),
+    *("[", "::1", "]", ")", "(", " ", "\n", "?", "#", "\\", "8080", "1", "-", "+", "谢", "𝐀", "\U0001f600"),
+    *("x.co", "example.com", "mailto:", "<", ">", "1.2.3.4", "\u3000"),
+]
+TEXTS = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+
+
+def _links(finder: Finder, text: str, pure: bool) -> list[tuple[Any, ...]]:
+    was_python = not _kernels.accelerated()
+    try:
+        _kernels.use_python(pure)
+        return [(link.start, link.end, link.kind, link.text, link.scheme) for link in finder.find_links(text)]
+    finally:
+        _kernels.use_python(was_python)
+
+
+@needs_c
+@given(TEXTS, st.sampled_from(range(len(FINDERS))))
+@example("a://b.co)http://u@x.co/a)x.co", 0)
+@example("ftp://u:p@x.co/a) http://x.co", 0)
+@example("\u212at://b.co/x) kt://x.co/", 1)  # KELVIN SIGN lowercases to "k": the scheme "kt"
+@example("a://b)tel:+1-555 x://y.co)tel:1", 1)
+@example("a://b.co)web+x.y:z", 1)  # an opaque name holding a separator
+@example("a://b.co)localhost:8080/x", 2)
+@example("a://b.co) http://intranet/x", 3)
+@example("x://[::1]/a http://[::1]/a http://u@[::1]/", 0)
+@example("http://u@x.co/a)http://\u0130x.co/)ex.co", 4)
+def test_same_links_with_and_without_the_c_scan(text: str, which: int) -> None:
+    finder = FINDERS[which]
+    assert _links(finder, text, pure=False) == _links(finder, text, pure=True)
+
+
+@needs_c
+@pytest.mark.parametrize(
+    ("unit", "finder"),
+    [
+        ("a://b.co)", FINDERS[0]),
+        ("http://u@x.co/a)", FINDERS[0]),
+        ("ftp://u:p@x.co/ ", FINDERS[0]),
+        ("a://b.co) x://y. ", FINDERS[1]),
+        ("Http://:@b.co/。 ", FINDERS[2]),
+    ],
+)
+def test_one_python_decision_for_a_run_of_tokens(unit: str, finder: Finder, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With the C kernels, Python decides the first token and the C scan the
+    # rest; with the Python kernels, Python decides each (the reference).
+    calls = []
+    schemed = _Scanner._schemed
+
+    def counted(self: _Scanner[Any], at: int) -> Any:
+        calls.append(at)
+        return schemed(self, at)
+
+    monkeypatch.setattr(_Scanner, "_schemed", counted)
+    text = unit * 500
+    assert _links(finder, text, pure=False) == _links(finder, text, pure=True) == []
+    assert len(calls) == 1 + text.count("://")  # (the C run: one; the Python run: one per token)
+
+
+def test_only_the_kelvin_sign_lowercases_to_ascii() -> None:
+    # scan.c compares schemes with this folding of str.lower(): ASCII, and
+    # U+212A as "k"; every other character lowercases to something non-ASCII
+    # (U+0130 to "i" and a combining dot), so no scheme can match it.
+    def lowered() -> Iterator[tuple[str, str]]:
+        for cp in range(0x80, sys.maxunicode + 1):
+            if not 0xD800 <= cp <= 0xDFFF and chr(cp).lower().isascii():
+                yield chr(cp), chr(cp).lower()
+
+    assert list(lowered()) == [("\u212a", "k")]
+
+
+@needs_c
+def test_skipper_guards() -> None:
+    module = _kernels._BUILT
+    assert module is not None
+    props = link_properties()
+    engine = _kernels._engine(props, module)
+    bits = _kernels._bmp_label_bits(props)
+    skip = module.SchemeSkipper(engine, bits, ("https", "http"), (True, True), False).skip
+    assert skip("a://b.co)x", 0, 0) == (10, 8)  # passed over to the end; the floor after the token
+    assert skip("a://b.co) x.co", 0, 0) == (8, 8)  # stops at "." (a name to look up): resume after the token
+    assert skip("a://b.co)http://x.co/", 0, 0) == (8, 8)  # a host to look up: Python's
+    assert skip("x http://x.co/", 1, 0) == (1, 0)  # (nothing passed over)
+    with pytest.raises(TypeError, match="text must be a str"):
+        skip(b"x", 0, 0)
+    with pytest.raises(TypeError, match="takes 3 arguments"):
+        skip("x", 0)
+    with pytest.raises(ValueError, match="outside"):
+        skip("x", 2, 0)
+    with pytest.raises(ValueError, match="longest first"):
+        module.SchemeSkipper(engine, bits, ("http", "https"), (True, True), False)
+    with pytest.raises(ValueError, match="lowercase"):
+        module.SchemeSkipper(engine, bits, ("HTTP",), (True,), False)
+    with pytest.raises(ValueError, match="malformed"):
+        module.SchemeSkipper(engine, bits[:-1], ("http",), (True,), False)
+    with pytest.raises(ValueError, match="separator"):
+        module.SchemeSkipper(engine, b"\xff" * 8192, ("http",), (True,), False)
+    with pytest.raises(TypeError):
+        module.SchemeSkipper(None, bits, ("http",), (True,), False)
+
+
+def test_no_skipper_with_the_python_kernels() -> None:
+    was_python = not _kernels.accelerated()
+    try:
+        _kernels.use_python(True)
+        assert _kernels.scheme_skipper(link_properties(), ("http",), (True,), False) is None
+    finally:
+        _kernels.use_python(was_python)
