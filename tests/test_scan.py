@@ -1,9 +1,11 @@
-"""The C scan over ``scheme://`` tokens not linked (``src/speedups/scan.c``,
-``_kernels.scheme_skipper``) against the reference: the Python scanner
+"""The C parts of the candidate scan (``src/speedups/scan.c``,
+``_kernels.candidate_scan``) against the reference: the Python scanner
 alone, which is what runs with the Python kernels.  Same links, same
-order, on generated texts made of the pieces the skip decides on, under
-option sets that change those decisions (schemes, opaque schemes, bare
-localhost, single-label hosts); and the skip is really taken."""
+order, on generated texts made of the pieces the C scan decides on (scheme
+tokens not linked, D53 and D20; clauses of CJK and ASCII labels, D22),
+under option sets that change those decisions (schemes, opaque schemes,
+bare localhost, single-label hosts); the clauses compared directly; and
+the skip is really taken."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from uts58 import Finder, _kernels
-from uts58.detection import _Scanner
+from uts58.detection import _CJK_RANGES, _clauses, _Scanner
 from uts58.properties import link_properties
 
 needs_c = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")
@@ -104,14 +106,46 @@ def test_only_the_kelvin_sign_lowercases_to_ascii() -> None:
     assert list(lowered()) == [("\u212a", "k")]
 
 
+CJK = (tuple(first for first, _ in _CJK_RANGES), tuple(last for _, last in _CJK_RANGES))
+
+
+def _c_scan(finder: Finder) -> Any:
+    module = _kernels._BUILT
+    assert module is not None
+    return _kernels._candidate_scan(finder._props, *finder._scan_args, module)
+
+
+LABELS = st.lists(
+    st.sampled_from(["a", "zz", "com", "谢谢", "한국", "カ", "é", "ab1", "x谢", "𠀀", "ᄀ", "-", ""]),
+    min_size=1,
+    max_size=3,
+).map("".join)
+RUNS = st.lists(st.tuples(LABELS, st.sampled_from([".", "。", "．", "｡", ".."])), max_size=12).map(
+    lambda parts: "".join(label + sep for label, sep in parts)
+)
+
+
 @needs_c
-def test_skipper_guards() -> None:
+@given(RUNS, st.data())
+@example("谢谢。a.zz。谢谢。", None)
+@example("。。a。谢", None)
+@example("a。谢。a｡한국．b", None)
+def test_same_clauses(run: str, data: st.DataObject | None) -> None:
+    scan = _c_scan(FINDERS[0])
+    s, e = (0, len(run)) if data is None else sorted(data.draw(st.tuples(*[st.integers(0, len(run))] * 2)))
+    text = "x " + run + " y"
+    assert scan.clauses(text, s + 2, e + 2) == _clauses(text, s + 2, e + 2)
+
+
+@needs_c
+def test_scan_guards() -> None:
     module = _kernels._BUILT
     assert module is not None
     props = link_properties()
     engine = _kernels._engine(props, module)
     bits = _kernels._bmp_label_bits(props)
-    skip = module.SchemeSkipper(engine, bits, ("https", "http"), (True, True), False).skip
+    scan = module.Scan(engine, bits, ("https", "http"), (True, True), False, *CJK)
+    skip = scan.skip
     assert skip("a://b.co)x", 0, 0) == (10, 8)  # passed over to the end; the floor after the token
     assert skip("a://b.co) x.co", 0, 0) == (8, 8)  # stops at "." (a name to look up): resume after the token
     assert skip("a://b.co)http://x.co/", 0, 0) == (8, 8)  # a host to look up: Python's
@@ -122,22 +156,29 @@ def test_skipper_guards() -> None:
         skip("x", 0)
     with pytest.raises(ValueError, match="outside"):
         skip("x", 2, 0)
+    assert scan.clauses("谢。a", 0, 3) == [(0, 1), (2, 3)]
+    with pytest.raises(TypeError, match="takes 3 arguments"):
+        scan.clauses("x", 0)
+    with pytest.raises(ValueError, match="outside"):
+        scan.clauses("x", 1, 0)
     with pytest.raises(ValueError, match="longest first"):
-        module.SchemeSkipper(engine, bits, ("http", "https"), (True, True), False)
+        module.Scan(engine, bits, ("http", "https"), (True, True), False, *CJK)
     with pytest.raises(ValueError, match="lowercase"):
-        module.SchemeSkipper(engine, bits, ("HTTP",), (True,), False)
+        module.Scan(engine, bits, ("HTTP",), (True,), False, *CJK)
     with pytest.raises(ValueError, match="malformed"):
-        module.SchemeSkipper(engine, bits[:-1], ("http",), (True,), False)
+        module.Scan(engine, bits[:-1], ("http",), (True,), False, *CJK)
     with pytest.raises(ValueError, match="separator"):
-        module.SchemeSkipper(engine, b"\xff" * 8192, ("http",), (True,), False)
+        module.Scan(engine, b"\xff" * 8192, ("http",), (True,), False, *CJK)
+    with pytest.raises(ValueError, match="CJK ranges"):
+        module.Scan(engine, bits, ("http",), (True,), False, (0x4E00, 0x3400), (0x9FFF, 0x4DBF))
     with pytest.raises(TypeError):
-        module.SchemeSkipper(None, bits, ("http",), (True,), False)
+        module.Scan(None, bits, ("http",), (True,), False, *CJK)
 
 
-def test_no_skipper_with_the_python_kernels() -> None:
+def test_no_c_scan_with_the_python_kernels() -> None:
     was_python = not _kernels.accelerated()
     try:
         _kernels.use_python(True)
-        assert _kernels.scheme_skipper(link_properties(), ("http",), (True,), False) is None
+        assert _kernels.candidate_scan(link_properties(), ("http",), (True,), False, _CJK_RANGES) is None
     finally:
         _kernels.use_python(was_python)

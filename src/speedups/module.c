@@ -8,8 +8,8 @@
  *   ada.c          ada's C API: parse and split a URL (Ada.parse), and with the
  *                  decoding and §4.1 of its tail (Ada.parse_display)
  *   html.c         HTML escaping of text (escape_html)
- *   scan.c         the candidate scan over "scheme://" tokens not linked
- *                  (SchemeSkipper, for one finder; D53, D20)
+ *   scan.c         parts of the candidate scan, for one finder (Scan): scheme
+ *                  tokens not linked (D53, D20), clauses (D22)
  *   module.c       this file: the Engine type, built from tables, and the module
  *
  * Decisions are not made here: which schemes, whether a URL had a path, how
@@ -53,8 +53,8 @@ fill_seqs(Seq *seqs, int *count, PyObject *tuple)
 }
 
 /* A tuple of ints as a new uint32_t array. */
-static uint32_t *
-u32_array(PyObject *tuple, Py_ssize_t expected)
+uint32_t *
+u58_u32_array(PyObject *tuple, Py_ssize_t expected)
 {
     if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != expected) {
         PyErr_SetString(PyExc_ValueError, "table columns must be tuples of equal length");
@@ -124,10 +124,10 @@ Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     memcpy(self->bmp, codes, 0x10000);
     self->nsupp = PyTuple_GET_SIZE(sf);
-    if ((self->supp_first = u32_array(sf, self->nsupp)) == NULL ||
-        (self->supp_last = u32_array(sl, self->nsupp)) == NULL)
+    if ((self->supp_first = u58_u32_array(sf, self->nsupp)) == NULL ||
+        (self->supp_last = u58_u32_array(sl, self->nsupp)) == NULL)
         goto fail;
-    uint32_t *sc32 = u32_array(sc, self->nsupp);
+    uint32_t *sc32 = u58_u32_array(sc, self->nsupp);
     if (sc32 == NULL)
         goto fail;
     self->supp_code = PyMem_Malloc((size_t)self->nsupp + 1);
@@ -146,8 +146,8 @@ Engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     PyMem_Free(sc32);
     self->nbrackets = PyTuple_GET_SIZE(bc);
-    if ((self->br_close = u32_array(bc, self->nbrackets)) == NULL ||
-        (self->br_open = u32_array(bo, self->nbrackets)) == NULL)
+    if ((self->br_close = u58_u32_array(bc, self->nbrackets)) == NULL ||
+        (self->br_open = u58_u32_array(bo, self->nbrackets)) == NULL)
         goto fail;
     for (Py_ssize_t k = 1; k < self->nsupp; k++)
         if (self->supp_first[k] <= self->supp_last[k - 1])
@@ -230,14 +230,14 @@ static struct PyModuleDef speedups_module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    if (PyType_Ready(&u58_EngineType) < 0 || PyType_Ready(&u58_AdaType) < 0 || PyType_Ready(&u58_SchemeSkipperType) < 0)
+    if (PyType_Ready(&u58_EngineType) < 0 || PyType_Ready(&u58_AdaType) < 0 || PyType_Ready(&u58_ScanType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&speedups_module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&u58_EngineType) < 0 ||
         PyModule_AddObjectRef(m, "Ada", (PyObject *)&u58_AdaType) < 0 ||
-        PyModule_AddObjectRef(m, "SchemeSkipper", (PyObject *)&u58_SchemeSkipperType) < 0) {
+        PyModule_AddObjectRef(m, "Scan", (PyObject *)&u58_ScanType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

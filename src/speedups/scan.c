@@ -1,8 +1,9 @@
-/* Where links may start: the part of the candidate scan that passes over
- * "scheme://" tokens that are not linked (D53, D20), as
- * uts58.detection._Scanner._schemed decides them.
+/* Where links may start: the parts of the candidate scan of
+ * uts58.detection._Scanner that run here when the C kernels are in use,
+ * the Python scanner being the reference (tests/test_scan.py compares them).
  *
- * SchemeSkipper(engine, label, schemes, special) holds, for one finder:
+ * Scan(engine, label, schemes, special, named, cjk_first, cjk_last) holds,
+ * for one finder:
  *   engine   the Engine whose §3.5.1 ends a token passed over;
  *   label    bytes of 8192: bit c set for each BMP label character (the
  *            class of the candidate pattern's lookahead after "://");
@@ -11,22 +12,24 @@
  *   named    whether the pattern has alternatives that match a name before
  *            a ":" not followed by "//" (opaque schemes, bare localhost):
  *            then the skip stops at such a ":" after a character that may
- *            end a name.
+ *            end a name;
+ *   cjk_*    the ranges of detection._CJK, sorted (for clauses).
  *
  * skip(text, pos, floor) -> (pos, floor): pos is where the Python scan
  * would search for its next candidate.  From there the skip passes over
  * each "://" that is that next candidate and that _schemed would pass over
- * without a link, and returns where the search goes on after the last (pos
- * itself if none) with the floor that passing over gave: exactly the state
- * _schemed would have left.  It decides nothing it is not sure of: at any
- * other character where a candidate may start ("@", a label separator, ":"
- * before one of them or after a name, "://" before a host to look up) it
- * stops, and Python's search goes on from the last pass-over's end (it
- * bounds where a name may start: run_start in _bare).  Where the pattern
- * cannot match at such a character (a "." before a space) it goes on.
+ * without a link (D53, D20), and returns where the search goes on after
+ * the last (pos itself if none) with the floor that passing over gave:
+ * exactly the state _schemed would have left.  It decides nothing it is
+ * not sure of: at any other character where a candidate may start ("@", a
+ * label separator, ":" before one of them or after a name, "://" before a
+ * host to look up) it stops, and Python's search goes on from the last
+ * pass-over's end (it bounds where a name may start: run_start in _bare).
+ * Where the pattern cannot match at such a character (a "." before a
+ * space) it goes on.  The candidate pattern's alternatives start with ":",
+ * "@" or a separator, or match a name before ":" not followed by "//".
  *
- * The candidate pattern's alternatives start with ":", "@" or a separator,
- * or match a name before ":" not followed by "//" (see named). */
+ * clauses(text, s, e) -> [(start, end), ...]: detection._clauses (D22). */
 #include "kernels.h"
 
 typedef struct {
@@ -35,10 +38,12 @@ typedef struct {
     unsigned char label[0x10000 / 8];
     int named;
     Py_ssize_t nschemes;
+    Py_ssize_t ncjk;
+    uint32_t *cjk_first, *cjk_last;
     Py_ssize_t *lens;
     char **names;
     char *special;
-} SchemeSkipper;
+} Scan;
 
 #define IS_SEP(c) ((c) == '.' || (c) == 0x3002 || (c) == 0xFF0E || (c) == 0xFF61)
 #define IS_LABEL(s, c) ((c) <= 0xFFFF && ((s)->label[(c) >> 3] >> ((c) & 7) & 1))
@@ -79,7 +84,7 @@ ascii_lower(Py_UCS4 c)
  * "["; or userinfo ("[^\s/?#@]*@").  0 where it fails or only another
  * alternative (localhost, a single label) could hold: the caller stops. */
 static int
-after_scheme(const SchemeSkipper *s, int kind, const void *data, Py_ssize_t n, Py_ssize_t h)
+after_scheme(const Scan *s, int kind, const void *data, Py_ssize_t n, Py_ssize_t h)
 {
     Py_ssize_t k = h;
     Py_UCS4 c = 0;
@@ -106,7 +111,7 @@ after_scheme(const SchemeSkipper *s, int kind, const void *data, Py_ssize_t n, P
  * longest whose text, lowercased, is it, at or after floor and not glued
  * to a letter, digit, '+' or '-' before it.  Its index, or -1. */
 static Py_ssize_t
-scheme_at(const SchemeSkipper *s, int kind, const void *data, Py_ssize_t at, Py_ssize_t floor)
+scheme_at(const Scan *s, int kind, const void *data, Py_ssize_t at, Py_ssize_t floor)
 {
     for (Py_ssize_t k = 0; k < s->nschemes; k++) {
         Py_ssize_t len = s->lens[k], start = at - len;
@@ -146,7 +151,7 @@ refused_userinfo(int kind, const void *data, Py_ssize_t n, Py_ssize_t h, int spe
 }
 
 static PyObject *
-SchemeSkipper_skip(SchemeSkipper *self, PyObject *const *args, Py_ssize_t nargs)
+Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "skip() takes 3 arguments (text, pos, floor)");
@@ -218,44 +223,136 @@ SchemeSkipper_skip(SchemeSkipper *self, PyObject *const *args, Py_ssize_t nargs)
     return Py_BuildValue("(nn)", i < n ? resumed : n, floor);
 }
 
+static inline int
+is_cjk(const Scan *self, Py_UCS4 c)
+{
+    Py_ssize_t lo = 0, hi = self->ncjk;  /* last range with first <= c */
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (self->cjk_first[mid] <= c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && c <= self->cjk_last[lo - 1];
+}
+
+static int
+append_span(PyObject *list, Py_ssize_t a, Py_ssize_t b)
+{
+    PyObject *span = Py_BuildValue("(nn)", a, b);
+    if (span == NULL)
+        return -1;
+    int r = PyList_Append(list, span);
+    Py_DECREF(span);
+    return r;
+}
+
+/* D22: text[s:e] cut at each ideographic full stop between a label with
+ * CJK characters and a label of ASCII (either order), as
+ * detection._clauses: one pass, each label's flags known when the
+ * separator after it is reached. */
+static PyObject *
+Scan_clauses(Scan *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "clauses() takes 3 arguments (text, s, e)");
+        return NULL;
+    }
+    PyObject *text = args[0];
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "text must be a str, not %.100s", Py_TYPE(text)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t s = PyLong_AsSsize_t(args[1]), e = PyLong_AsSsize_t(args[2]);
+    if ((s == -1 || e == -1) && PyErr_Occurred())
+        return NULL;
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (s < 0 || e < s || e > PyUnicode_GET_LENGTH(text)) {
+        PyErr_SetString(PyExc_ValueError, "s:e is outside text");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t start = s, label = s, stop = -1;   /* stop: an ideographic stop just before label */
+    int before_ascii = 0, before_cjk = 0, before_empty = 1, ascii = 1, cjk = 0;
+    for (Py_ssize_t i = s; i <= e; i++) {
+        Py_UCS4 c = i < e ? PyUnicode_READ(kind, data, i) : 0;
+        if (i < e && !IS_SEP(c)) {
+            ascii &= c < 0x80;
+            cjk |= c >= 0x1100 && is_cjk(self, c);
+            continue;
+        }
+        int empty = i == label;
+        if (stop >= 0 && !before_empty && !empty && ((before_ascii && cjk) || (ascii && before_cjk))) {
+            if (append_span(out, start, stop) < 0)
+                goto fail;
+            start = stop + 1;
+        }
+        stop = i < e && c != '.' ? i : -1;  /* (the separators less "." are the ideographic stops) */
+        before_ascii = ascii, before_cjk = cjk, before_empty = empty;
+        label = i + 1, ascii = 1, cjk = 0;
+    }
+    if (append_span(out, start, e) < 0)
+        goto fail;
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 static void
-SchemeSkipper_dealloc(SchemeSkipper *self)
+Scan_dealloc(Scan *self)
 {
     for (Py_ssize_t k = 0; k < self->nschemes; k++)
         PyMem_Free(self->names ? self->names[k] : NULL);
     PyMem_Free(self->names);
     PyMem_Free(self->lens);
     PyMem_Free(self->special);
+    PyMem_Free(self->cjk_first);
+    PyMem_Free(self->cjk_last);
     Py_XDECREF(self->engine);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *
-SchemeSkipper_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+Scan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *engine, *label, *schemes, *special;
+    PyObject *engine, *label, *schemes, *special, *cjk_first, *cjk_last;
     int named;
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
-        PyErr_SetString(PyExc_TypeError, "SchemeSkipper() takes positional arguments only");
+        PyErr_SetString(PyExc_TypeError, "Scan() takes positional arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!SO!O!p:SchemeSkipper", &u58_EngineType, &engine, &label, &PyTuple_Type, &schemes,
-                          &PyTuple_Type, &special, &named))
+    if (!PyArg_ParseTuple(args, "O!SO!O!pO!O!:Scan", &u58_EngineType, &engine, &label, &PyTuple_Type, &schemes,
+                          &PyTuple_Type, &special, &named, &PyTuple_Type, &cjk_first, &PyTuple_Type, &cjk_last))
         return NULL;
     Py_ssize_t count = PyTuple_GET_SIZE(schemes);
     if (PyBytes_GET_SIZE(label) != 0x10000 / 8 || PyTuple_GET_SIZE(special) != count) {
-        PyErr_SetString(PyExc_ValueError, "SchemeSkipper(): malformed tables");
+        PyErr_SetString(PyExc_ValueError, "Scan(): malformed tables");
         return NULL;
     }
-    SchemeSkipper *self = (SchemeSkipper *)type->tp_alloc(type, 0);
+    Scan *self = (Scan *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
     self->engine = (Engine *)Py_NewRef(engine);
     self->named = named;
+    self->ncjk = PyTuple_GET_SIZE(cjk_first);
+    if ((self->cjk_first = u58_u32_array(cjk_first, self->ncjk)) == NULL ||
+        (self->cjk_last = u58_u32_array(cjk_last, self->ncjk)) == NULL)
+        goto fail;
+    for (Py_ssize_t k = 0; k < self->ncjk; k++)
+        if (self->cjk_first[k] < 0x1100 || self->cjk_last[k] < self->cjk_first[k] ||
+            (k > 0 && self->cjk_first[k] <= self->cjk_last[k - 1])) {
+            PyErr_SetString(PyExc_ValueError, "Scan(): CJK ranges must be sorted, from U+1100");
+            goto fail;
+        }
     memcpy(self->label, PyBytes_AS_STRING(label), sizeof self->label);
     for (Py_UCS4 c = 0; c < 0x10000; c++)
         if (IS_SEP(c) && IS_LABEL(self, c)) {
-            PyErr_SetString(PyExc_ValueError, "SchemeSkipper(): a separator is no label character");
+            PyErr_SetString(PyExc_ValueError, "Scan(): a separator is no label character");
             goto fail;
         }
     self->lens = PyMem_Calloc((size_t)count + 1, sizeof(Py_ssize_t));
@@ -271,12 +368,12 @@ SchemeSkipper_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         const char *chars = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &len) : NULL;
         if (chars == NULL || !PyUnicode_IS_ASCII(name) || len < 1 || (k > 0 && len > self->lens[k - 1])) {
             PyErr_Clear();
-            PyErr_SetString(PyExc_ValueError, "SchemeSkipper(): schemes are ASCII str, longest first");
+            PyErr_SetString(PyExc_ValueError, "Scan(): schemes are ASCII str, longest first");
             goto fail;
         }
         for (Py_ssize_t j = 0; j < len; j++)
             if ((chars[j] >= 'A' && chars[j] <= 'Z') || !scheme_char((Py_UCS4)chars[j])) {
-                PyErr_SetString(PyExc_ValueError, "SchemeSkipper(): schemes are lowercase scheme characters");
+                PyErr_SetString(PyExc_ValueError, "Scan(): schemes are lowercase scheme characters");
                 goto fail;
             }
         if ((self->names[k] = PyMem_Malloc((size_t)len + 1)) == NULL) {
@@ -297,22 +394,25 @@ fail:
     return NULL;
 }
 
-static PyMethodDef SchemeSkipper_methods[] = {
-    {"skip", (PyCFunction)(void (*)(void))SchemeSkipper_skip, METH_FASTCALL,
+static PyMethodDef Scan_methods[] = {
+    {"skip", (PyCFunction)(void (*)(void))Scan_skip, METH_FASTCALL,
      "skip(text, pos, floor) -> (pos, floor)\n\n"
      "From pos, pass over what holds no candidate and each \"scheme://\" token\n"
      "not linked (D53, D20), as detection._Scanner._schemed; stop at the\n"
      "first candidate Python must look at.  Where the scan resumes, and the floor."},
+    {"clauses", (PyCFunction)(void (*)(void))Scan_clauses, METH_FASTCALL,
+     "clauses(text, s, e) -> list of (start, end)\n\n"
+     "text[s:e] cut at the ideographic full stops between CJK and ASCII labels (D22)."},
     {NULL, NULL, 0, NULL},
 };
 
-PyTypeObject u58_SchemeSkipperType = {
+PyTypeObject u58_ScanType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "uts58._speedups.SchemeSkipper",
-    .tp_basicsize = sizeof(SchemeSkipper),
-    .tp_dealloc = (destructor)SchemeSkipper_dealloc,
+    .tp_name = "uts58._speedups.Scan",
+    .tp_basicsize = sizeof(Scan),
+    .tp_dealloc = (destructor)Scan_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The candidate scan over scheme tokens not linked (D53, D20), for one finder.",
-    .tp_methods = SchemeSkipper_methods,
-    .tp_new = SchemeSkipper_new,
+    .tp_doc = "Parts of the candidate scan for one finder: scheme tokens not linked (D53, D20), clauses (D22).",
+    .tp_methods = Scan_methods,
+    .tp_new = Scan_new,
 };

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from types import ModuleType
 from typing import Protocol
@@ -29,7 +29,7 @@ from . import _kernels_py
 from .parts import FRAGMENT, OPEN_STACK_LIMIT, PARTS, PATH, QUERY
 from .properties import LINK_TERM_ORDER, LinkProperties, LinkTerm
 
-__all__ = ["Engine", "accelerated", "engine", "escape_html", "percent_escape", "scheme_skipper", "speedups", "status", "use_python"]
+__all__ = ["Engine", "Scan", "accelerated", "engine", "escape_html", "percent_escape", "candidate_scan", "speedups", "status", "use_python"]
 
 # Not a kernel but the one definition of %XX escaping, which both
 # implementations of §4.1 write (the C one in kernels.h, out_escape).
@@ -126,30 +126,47 @@ def _engine(props: LinkProperties, module: ModuleType | None) -> Engine:
     return compiled
 
 
-SchemeSkip = Callable[[str, int, int], tuple[int, int]]
+class Scan(Protocol):
+    """The C parts of the candidate scan for one finder (``src/speedups/scan.c``)."""
+
+    def skip(self, text: str, pos: int, floor: int) -> tuple[int, int]: ...
+
+    def clauses(self, text: str, s: int, e: int) -> list[tuple[int, int]]: ...
 
 
-def scheme_skipper(props: LinkProperties, schemes: tuple[str, ...], special: tuple[bool, ...], names: bool) -> SchemeSkip | None:
-    """The C scan over ``scheme://`` tokens not linked (D53, D20) for one
-    finder's ``schemes`` (lowercase, longest first; ``special``: which are;
-    ``names``: whether its candidate pattern matches names before ``:``,
-    opaque schemes or bare localhost), or None where the Python kernels are in use: then
-    :class:`uts58.detection._Scanner` alone, the reference, decides each.
-    ``skip(text, pos, floor) -> (pos, floor)``; see ``src/speedups/scan.c``."""
+def candidate_scan(
+    props: LinkProperties,
+    schemes: tuple[str, ...],
+    special: tuple[bool, ...],
+    named: bool,
+    cjk: tuple[tuple[int, int], ...],
+) -> Scan | None:
+    """The C parts of :class:`uts58.detection._Scanner` for one finder, or
+    None where the Python kernels are in use: then the scanner alone, the
+    reference, does all.  ``skip`` passes over ``scheme://`` tokens not
+    linked (D53, D20): ``schemes`` lowercase, longest first, ``special``
+    which are, ``named`` whether the candidate pattern matches names before
+    ``:`` (opaque schemes, bare localhost).  ``clauses`` is D22, ``cjk`` the
+    ranges of its CJK characters."""
     module = _active[0]
     if module is None:
         return None
-    return _scheme_skipper(props, schemes, special, names, module)
+    return _candidate_scan(props, schemes, special, named, cjk, module)
 
 
 @lru_cache(maxsize=64)
-def _scheme_skipper(
-    props: LinkProperties, schemes: tuple[str, ...], special: tuple[bool, ...], names: bool, module: ModuleType
-) -> SchemeSkip:
-    skip: SchemeSkip = module.SchemeSkipper(
-        _engine(props, module), _bmp_label_bits(props), schemes, special, names
-    ).skip
-    return skip
+def _candidate_scan(
+    props: LinkProperties,
+    schemes: tuple[str, ...],
+    special: tuple[bool, ...],
+    named: bool,
+    cjk: tuple[tuple[int, int], ...],
+    module: ModuleType,
+) -> Scan:
+    firsts = tuple(first for first, _ in cjk)
+    lasts = tuple(last for _, last in cjk)
+    scan: Scan = module.Scan(_engine(props, module), _bmp_label_bits(props), schemes, special, named, firsts, lasts)
+    return scan
 
 
 @cache

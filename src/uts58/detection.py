@@ -24,7 +24,8 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from ._checks import check_str
-from ._kernels import SchemeSkip, engine, scheme_skipper
+from ._regex import char_class
+from ._kernels import Scan, candidate_scan, engine
 from .email import _find_email_start
 from .errors import OptionError
 from .formatting import SPECIAL_SCHEMES
@@ -88,10 +89,12 @@ _GLUED_BEFORE = frozenset("/\\@:=%$&#+~")
 _GLUED_AFTER = frozenset("\\=$%")
 _IDEOGRAPHIC_STOPS = "\u3002\uff61\uff0e"
 _IDEOGRAPHIC_STOP = re.compile("[" + _IDEOGRAPHIC_STOPS + "]")
-_CJK = re.compile(
-    "[\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u318f\u31a0-\u31ff\u3400-\u4dbf"
-    "\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uffdc\U00020000-\U0003ffff]"
+_CJK_RANGES = (
+    *((0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3040, 0x30FF), (0x3100, 0x318F), (0x31A0, 0x31FF)),
+    *((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7FF), (0xF900, 0xFAFF)),
+    *((0xFF66, 0xFFDC), (0x20000, 0x3FFFF)),
 )
+_CJK = re.compile(char_class(list(_CJK_RANGES)))
 
 
 class Span(NamedTuple):
@@ -228,7 +231,7 @@ class Finder:
         _patterns: HostPatterns
         _candidate: re.Pattern[str]
         _scheme_lengths: tuple[int, ...]
-        _skip_args: tuple[tuple[str, ...], tuple[bool, ...], bool]
+        _scan_args: tuple[tuple[str, ...], tuple[bool, ...], bool, tuple[tuple[int, int], ...]]
         _quick_tlds: frozenset[str] | None
         _hosts: Callable[[str, str, HostKind], Host]
         _schemed_hosts: Callable[[str], tuple[int, Host] | None]
@@ -356,13 +359,14 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
         "_patterns": patterns,
         "_candidate": _candidate_pattern(patterns, opaque, finder.bare_localhost, finder.single_label_hosts),
         "_scheme_lengths": tuple(sorted({len(scheme) for scheme in finder.schemes}, reverse=True)),
-        # The C scan over "scheme://" tokens not linked (_kernels.scheme_skipper):
-        # the schemes longest first, which are special, and whether the pattern
-        # matches names before ":" (opaque schemes, localhost).
-        "_skip_args": (
+        # The C parts of the scan (_kernels.candidate_scan): the schemes longest
+        # first, which are special, whether the pattern matches names before
+        # ":" (opaque schemes, localhost); the CJK characters of D22.
+        "_scan_args": (
             longest_first := tuple(sorted(finder.schemes, key=lambda s: (-len(s), s))),
             tuple(scheme in SPECIAL_SCHEMES for scheme in longest_first),
             bool(opaque) or finder.bare_localhost,
+            _CJK_RANGES,
         ),
         # D91: the TLDs of the quick rejection of a run whose last label is no
         # TLD; None with bare_ipv4 (a dotted quad ends in digits and is linked).
@@ -671,7 +675,7 @@ class _Scanner(Generic[_T]):
         "rules",
         "run_end",
         "run_pieces",
-        "skip",
+        "scan",
         "text",
     )
 
@@ -694,7 +698,7 @@ class _Scanner(Generic[_T]):
         self.run_pieces: Sequence[tuple[int, int]] = _NO_PIECES
         self.message_id_end = 0  # after the ">" of the last Message-ID (D55)
         self.link_end: Callable[[str, int, bool], int] | None = None  # (§3.5.1 by the kernels in use)
-        self.skip: SchemeSkip | None | bool = False  # (the C scan over scheme tokens; False: not looked up)
+        self.scan: Scan | None | bool = False  # (the C parts of the scan; False: not looked up yet)
 
     def links(self, urls: bool, emails: bool, first: re.Match[str] | None = None) -> Iterator[_T]:
         """The links, in order; ``first``: the first candidate, if already found."""
@@ -718,9 +722,9 @@ class _Scanner(Generic[_T]):
                 if link is None:
                     # A "scheme://" token not linked: those that follow
                     # ("a://b)a://b)…") are passed over in C where it is in use.
-                    skip = self.skip if self.skip is not False else self._skipper()
-                    if skip is not None:
-                        pos, self.floor = skip(text, pos, self.floor)  # type: ignore[operator]
+                    scan = self.scan if self.scan is not False else self._c_scan()
+                    if scan is not None:
+                        pos, self.floor = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]
             else:
                 found = m.group()  # ("localhost:", or "scheme:" of a scheme without "//")
                 link, pos = self._localhost(at) if found.lower() == "localhost:" else self._opaque(at, found)
@@ -750,11 +754,11 @@ class _Scanner(Generic[_T]):
         self.link_end = engine(self.props).find_link_end
         return self.link_end
 
-    def _skipper(self) -> SchemeSkip | None:
-        """The C scan over scheme tokens not linked, or None (the Python
-        kernels), looked up once per scan."""
-        self.skip = scheme_skipper(self.props, *self.finder._skip_args)
-        return self.skip
+    def _c_scan(self) -> Scan | None:
+        """The C parts of the scan, or None (the Python kernels), looked up
+        once per scan, when first needed."""
+        self.scan = candidate_scan(self.props, *self.finder._scan_args)
+        return self.scan
 
     def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _T:
         return self.make(self.text, self.finder, start, end, kind, scheme, host)
@@ -790,7 +794,10 @@ class _Scanner(Generic[_T]):
         return ch in _GLUED_BEFORE or ch.isalnum() or unicodedata.category(ch)[0] == "M"
 
     def _clauses(self, s: int, e: int) -> list[tuple[int, int]]:
-        return _clauses(self.text, s, e)
+        if _IDEOGRAPHIC_STOP.search(self.text, s, e) is None:
+            return [(s, e)]  # (the common case, decided here)
+        scan = self.scan if self.scan is not False else self._c_scan()
+        return _clauses(self.text, s, e) if scan is None else scan.clauses(self.text, s, e)  # type: ignore[union-attr]
 
     # -- candidates ----------------------------------------------------
 
@@ -885,9 +892,16 @@ class _Scanner(Generic[_T]):
                     return None, e
             r = run_start(self.finder._patterns.run_start, text, max(pos, self.floor), at)
             pieces = self._clauses(r, e)
+        quick_tlds = self.quick_tlds
         for i, (a, b) in enumerate(pieces):
             if a < self.floor:
                 continue  # (inside the link found in an earlier piece)
+            if quick_tlds is not None:
+                # D91, for each clause of a run cut at ideographic full stops
+                # (first: the cheapest test that refuses most clauses).
+                name = text[a:b].strip(LABEL_SEPARATORS)
+                if not name or _no_bare_domain(name, quick_tlds):
+                    continue
             s = a
             while s < b and text[s] in LABEL_SEPARATORS:
                 s += 1  # (a run of separators can reach b: "http://[::1]/xa.com")
@@ -895,8 +909,6 @@ class _Scanner(Generic[_T]):
                 # D51: after a path or identifier character, or a name that
                 # starts with a dot (".bashrc", "*.links.in"): not a domain.
                 continue
-            if self.quick_tlds is not None and _no_bare_domain(text[s:b], self.quick_tlds):
-                continue  # (D91, for each clause of a run cut at ideographic full stops)
             link = self._bare_host(s, b)
             if link is not None:
                 self.run_end, self.run_pieces = e, pieces[i + 1 :]
