@@ -499,3 +499,70 @@ def test_python_names_cited_in_the_c_file_exist() -> None:
                 break
             obj = getattr(obj, attr)
     assert missing == []
+
+
+# --------------------------------------------------------------------------
+# SlotMaker (src/speedups/slots.c): a Link made in one call, as the setters make it
+
+
+@needs_c
+def test_slot_maker_makes_the_link_the_setters_make() -> None:
+    from uts58 import Finder
+    from uts58.link import LINK_SLOTS, Link, _host, _make_link
+
+    assert speedups is not None
+    maker = speedups.SlotMaker(Link, LINK_SLOTS)
+    finder = Finder()
+    host = _host("bücher.de", "xn--bcher-kva.de", "domain")
+    values = (3, 20, "url", "bücher.de/straße", None, host, finder, "17.0.0", None, None)
+    made, reference = maker(*values), _make_link(*values)
+    assert type(made) is Link
+    assert [getattr(made, name) for name in LINK_SLOTS] == [getattr(reference, name) for name in LINK_SLOTS]
+    assert made == reference and hash(made) == hash(reference)
+    assert made.href == reference.href == "https://xn--bcher-kva.de/stra%C3%9Fe"
+    assert made.host is host  # (the objects themselves, referenced)
+    with pytest.raises(AttributeError):
+        made.start = 4  # type: ignore[misc]  # (still immutable)
+    with pytest.raises(TypeError, match="takes 10 positional arguments"):
+        maker(*values[:-1])
+    with pytest.raises(TypeError, match="takes 10 positional arguments"):
+        maker(*values[:-1], _display=None)
+
+
+@needs_c
+def test_slot_maker_guards() -> None:
+    from uts58.link import Link
+
+    assert speedups is not None
+
+    class Slotted:
+        __slots__ = ("a", "b")
+
+    class Made:
+        __slots__ = ("a",)
+
+        def __new__(cls) -> Made:
+            return object.__new__(cls)
+
+    class Sub(Slotted):
+        __slots__ = ("c",)
+
+    maker = speedups.SlotMaker(Slotted, ("b", "a"))
+    obj = maker(1, 2)
+    assert (obj.a, obj.b) == (2, 1)
+    with pytest.raises(ValueError, match="slot of the class itself"):
+        speedups.SlotMaker(Slotted, ("a", "nope"))
+    with pytest.raises(ValueError, match="slot of the class itself"):
+        speedups.SlotMaker(Sub, ("a",))  # (a slot of the base class)
+    with pytest.raises(ValueError, match="slot of the class itself"):
+        speedups.SlotMaker(Link, ("href",))  # (a property, not a slot)
+    with pytest.raises(ValueError, match="named twice"):
+        speedups.SlotMaker(Slotted, ("a", "a"))
+    with pytest.raises(ValueError, match="1 to 16"):
+        speedups.SlotMaker(Slotted, ())
+    with pytest.raises(TypeError, match=r"object\.__new__"):
+        speedups.SlotMaker(Made, ("a",))
+    with pytest.raises(TypeError, match=r"object\.__new__"):
+        speedups.SlotMaker(int, ("real",))
+    with pytest.raises(TypeError):
+        speedups.SlotMaker("Link", ("a",))

@@ -59,7 +59,7 @@ def test_spans_make_no_link(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object) -> None:
         raise AssertionError("a Link was made")
 
-    monkeypatch.setattr(detection, "_detected_link", refuse)
+    monkeypatch.setattr(detection, "link_maker", refuse)
     assert [kind for _, _, kind in spans("x@example.com and https://example.org/a")] == ["email", "url"]
     assert uts58.has_links("see example.com")
     with pytest.raises(AssertionError, match="a Link was made"):

@@ -221,6 +221,7 @@ any_seq_at(const Seq *seqs, int count, const Py_UCS4 *s, Py_ssize_t n, Py_ssize_
 extern PyTypeObject u58_EngineType;
 extern PyTypeObject u58_AdaType;
 extern PyTypeObject u58_ScanType;
+extern PyTypeObject u58_SlotMakerType;
 
 /* module.c */
 uint32_t *u58_u32_array(PyObject *tuple, Py_ssize_t expected);

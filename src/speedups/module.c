@@ -10,6 +10,7 @@
  *   html.c         HTML escaping of text (escape_html)
  *   scan.c         parts of the candidate scan, for one finder (Scan): scheme
  *                  tokens not linked (D53, D20), clauses (D22)
+ *   slots.c        a slotted object made and filled in one call (SlotMaker: Link)
  *   module.c       this file: the Engine type, built from tables, and the module
  *
  * Decisions are not made here: which schemes, whether a URL had a path, how
@@ -17,7 +18,11 @@
  * passed in.  Where this module is not built, or UTS58_PURE_PYTHON is set,
  * uts58 runs the same kernels in Python (uts58._kernels_py); uts58._kernels
  * alone chooses.  The tests run both on the official test files and
- * compare them on generated input.
+ * compare them on generated input.  The one exception is scan.c, which
+ * repeats two steps of the Python scanner (uts58.detection._Scanner) for
+ * speed (issue 14): there the Python code is the reference, with no twin in
+ * _kernels_py, and tests/test_scan.py compares the links found with and
+ * without it.
  *
  * The module holds no data of its own: the Link_Term table, the brackets,
  * the parts of Table 3-3 and the decodable ASCII characters are all given
@@ -230,14 +235,16 @@ static struct PyModuleDef speedups_module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    if (PyType_Ready(&u58_EngineType) < 0 || PyType_Ready(&u58_AdaType) < 0 || PyType_Ready(&u58_ScanType) < 0)
+    if (PyType_Ready(&u58_EngineType) < 0 || PyType_Ready(&u58_AdaType) < 0 || PyType_Ready(&u58_ScanType) < 0 ||
+        PyType_Ready(&u58_SlotMakerType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&speedups_module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&u58_EngineType) < 0 ||
         PyModule_AddObjectRef(m, "Ada", (PyObject *)&u58_AdaType) < 0 ||
-        PyModule_AddObjectRef(m, "Scan", (PyObject *)&u58_ScanType) < 0) {
+        PyModule_AddObjectRef(m, "Scan", (PyObject *)&u58_ScanType) < 0 ||
+        PyModule_AddObjectRef(m, "SlotMaker", (PyObject *)&u58_SlotMakerType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

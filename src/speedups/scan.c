@@ -1,4 +1,4 @@
-/* Where links may start: the parts of the candidate scan of
+/* Where links may start (D96): the parts of the candidate scan of
  * uts58.detection._Scanner that run here when the C kernels are in use,
  * the Python scanner being the reference (tests/test_scan.py compares them).
  *

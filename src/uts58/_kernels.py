@@ -20,16 +20,28 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from types import ModuleType
-from typing import Protocol
+from typing import Any, Protocol
 
 from . import _kernels_py
 from .parts import FRAGMENT, OPEN_STACK_LIMIT, PARTS, PATH, QUERY
 from .properties import LINK_TERM_ORDER, LinkProperties, LinkTerm
 
-__all__ = ["Engine", "Scan", "accelerated", "engine", "escape_html", "percent_escape", "candidate_scan", "speedups", "status", "use_python"]
+__all__ = [
+    "Engine",
+    "Scan",
+    "accelerated",
+    "candidate_scan",
+    "engine",
+    "escape_html",
+    "percent_escape",
+    "slot_maker",
+    "speedups",
+    "status",
+    "use_python",
+]
 
 # Not a kernel but the one definition of %XX escaping, which both
 # implementations of §4.1 write (the C one in kernels.h, out_escape).
@@ -167,6 +179,20 @@ def _candidate_scan(
     lasts = tuple(last for _, last in cjk)
     scan: Scan = module.Scan(_engine(props, module), _bmp_label_bits(props), schemes, special, named, firsts, lasts)
     return scan
+
+
+def slot_maker(cls: type, names: tuple[str, ...]) -> Callable[..., Any] | None:
+    """``maker(*values)``: a new ``cls`` (made by ``object.__new__``) with its
+    slots ``names`` set to ``values``, in one call of the C accelerator; or
+    None where the Python kernels are in use (the caller sets the slots)."""
+    module = _active[0]
+    return None if module is None else _slot_maker(cls, names, module)
+
+
+@lru_cache(maxsize=16)
+def _slot_maker(cls: type, names: tuple[str, ...], module: ModuleType) -> Callable[..., Any]:
+    maker: Callable[..., Any] = module.SlotMaker(cls, names)
+    return maker
 
 
 @cache

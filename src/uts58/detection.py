@@ -24,8 +24,8 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from ._checks import check_str
-from ._regex import char_class
 from ._kernels import Scan, candidate_scan, engine
+from ._regex import char_class
 from .email import _find_email_start
 from .errors import OptionError
 from .formatting import SPECIAL_SCHEMES
@@ -43,7 +43,7 @@ from .hosts import (
     normalize_tlds,
     run_start,
 )
-from .link import NO_HOST, Host, HostKind, Kind, Link, _detected_link, _host, link_forms
+from .link import NO_HOST, Host, HostKind, Kind, Link, _host, link_forms, link_maker
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
 from .whatwg import ip_host, is_valid
 
@@ -72,6 +72,8 @@ _SCHEME_SYNTAX = re.compile(r"[a-z][a-z0-9+.\-]*")  # RFC 3986 §3.1
 
 _PORT = re.compile(r":([0-9]{1,5})(?![0-9])")  # D21: 1-5 digits, at most 65535 (_port_end)
 _USERINFO = re.compile(r"[^\s@/?#\\\[\]]*@")
+# What ends userinfo (besides a space and "@"); no host character is one of them.
+_USERINFO_ENDS = frozenset("/?#\\[]")
 _CIDR_SUFFIX = re.compile(r"/[0-9]{1,2}(?![0-9A-Za-z/._~%-])")
 _DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.])")
 _MESSAGE_ID_HEADER = re.compile(r"(?i)(?:message-id|in-reply-to|references|content-id|resent-message-id):[ \t]*\Z")
@@ -580,11 +582,14 @@ def _candidate_pattern(
     return re.compile("|".join(alternatives))
 
 
-def _link_of(text: str, finder: Finder, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> Link:
-    return _detected_link(finder, start, end, kind, text[start:end], scheme, host)
+def _link_of(scanner: _Scanner[Link], start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> Link:
+    """The Link the scanner found (a link of its finder: see _detected_link)."""
+    finder = scanner.finder
+    new_link = scanner.new_link or scanner._link_maker()
+    return new_link(start, end, kind, scanner.text[start:end], scheme, host, finder, finder.unicode_version, None, None)
 
 
-def _place_of(text: str, finder: Finder, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _Place:
+def _place_of(scanner: _Scanner[_Place], start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _Place:
     return _Place(start, end, kind, scheme)
 
 
@@ -666,10 +671,12 @@ class _Scanner(Generic[_T]):
     __slots__ = (
         "finder",
         "floor",
+        "host_run",
         "hosts",
         "link_end",
         "make",
         "message_id_end",
+        "new_link",
         "props",
         "quick_tlds",
         "rules",
@@ -680,7 +687,7 @@ class _Scanner(Generic[_T]):
     )
 
     def __init__(
-        self, text: str, finder: Finder, make: Callable[[str, Finder, int, int, Kind, str | None, Host], _T]
+        self, text: str, finder: Finder, make: Callable[[_Scanner[_T], int, int, Kind, str | None, Host], _T]
     ) -> None:
         # (Few attributes, in slots: one scanner is made per text with a
         # candidate, and one call per line makes many; issue 14.)
@@ -691,6 +698,7 @@ class _Scanner(Generic[_T]):
         self.rules = finder._rules
         self.quick_tlds = finder._quick_tlds
         self.hosts = finder._hosts
+        self.host_run = finder._patterns.run_end.match  # (.end(): the end of the host characters from i)
         self.floor = 0
         # The run of label characters last split into pieces, and its pieces
         # not yet looked at (see _bare).
@@ -698,7 +706,8 @@ class _Scanner(Generic[_T]):
         self.run_pieces: Sequence[tuple[int, int]] = _NO_PIECES
         self.message_id_end = 0  # after the ">" of the last Message-ID (D55)
         self.link_end: Callable[[str, int, bool], int] | None = None  # (§3.5.1 by the kernels in use)
-        self.scan: Scan | None | bool = False  # (the C parts of the scan; False: not looked up yet)
+        self.scan: Scan | bool | None = False  # (the C parts of the scan; False: not looked up yet)
+        self.new_link: Callable[..., Link] | None = None  # (link_maker(), looked up when first needed)
 
     def links(self, urls: bool, emails: bool, first: re.Match[str] | None = None) -> Iterator[_T]:
         """The links, in order; ``first``: the first candidate, if already found."""
@@ -737,7 +746,7 @@ class _Scanner(Generic[_T]):
     # -- helpers -------------------------------------------------------
 
     def _run_end(self, i: int) -> int:
-        return self.finder._patterns.run_end.match(self.text, i).end()  # type: ignore[union-attr]  # (matches "")
+        return self.host_run(self.text, i).end()  # type: ignore[union-attr]  # (matches "")
 
     def _port_end(self, i: int) -> int:
         m = _PORT.match(self.text, i)
@@ -747,21 +756,25 @@ class _Scanner(Generic[_T]):
         text = self.text
         path_start = self._port_end(host_end) if text[host_end : host_end + 1] == ":" else host_end
         end = (self.link_end or self._kernel())(text, path_start, False)
-        return self.make(text, self.finder, start, end, "url", scheme, host)
+        return self.make(self, start, end, "url", scheme, host)
 
     def _kernel(self) -> Callable[[str, int, bool], int]:
         """§3.5.1 by the kernels in use, looked up once per scan (issue 14)."""
         self.link_end = engine(self.props).find_link_end
         return self.link_end
 
+    def _link_maker(self) -> Callable[..., Link]:
+        self.new_link = link_maker()
+        return self.new_link
+
     def _c_scan(self) -> Scan | None:
-        """The C parts of the scan, or None (the Python kernels), looked up
-        once per scan, when first needed."""
+        """The C parts of the scan (D96), or None (the Python kernels), looked
+        up once per scan, when first needed."""
         self.scan = candidate_scan(self.props, *self.finder._scan_args)
         return self.scan
 
     def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _T:
-        return self.make(self.text, self.finder, start, end, kind, scheme, host)
+        return self.make(self, start, end, kind, scheme, host)
 
     def _body_end(self, i: int) -> int:
         """Where §3.5.1 ends ``text[i:]`` read as a path: the end of an opaque
@@ -828,14 +841,19 @@ class _Scanner(Generic[_T]):
             link = self._url(start, close + 1, _host(ip, ip, "ipv6"), scheme)
             return link, link.end
         hs = h
-        userinfo = _USERINFO.match(text, h)
-        if userinfo is not None:
-            # D20: scheme://user@host is not linked after a special scheme
-            # (deprecated, a spoofing aid), nor with a password after any.
-            if scheme.lower() in SPECIAL_SCHEMES or ":" in userinfo.group() or userinfo.end() == h + 1:
-                return self._skip(h)
-            hs = userinfo.end()  # ssh://git@example.com/: a user name only
-        key = text[hs : self._run_end(hs) + 1]
+        e = self.host_run(text, h).end()  # type: ignore[union-attr]  # (matches "")
+        # (A run of host characters that ends the text or is followed by a
+        # character that ends userinfo has none: the common case, one match.)
+        if e < len(text) and text[e] not in _USERINFO_ENDS and not text[e].isspace():
+            userinfo = _USERINFO.match(text, h)
+            if userinfo is not None:
+                # D20: scheme://user@host is not linked after a special scheme
+                # (deprecated, a spoofing aid), nor with a password after any.
+                if scheme.lower() in SPECIAL_SCHEMES or ":" in userinfo.group() or userinfo.end() == h + 1:
+                    return self._skip(h)
+                hs = userinfo.end()  # ssh://git@example.com/: a user name only
+                e = self.host_run(text, hs).end()  # type: ignore[union-attr]
+        key = text[hs : e + 1]
         if len(key) <= HOST_CACHE_NAME_LIMIT + 1:
             found = self.finder._schemed_hosts(key)
         else:
@@ -875,6 +893,7 @@ class _Scanner(Generic[_T]):
             # Inside a run already split (D22) where a link was found: go on
             # with its next pieces, not with a new scan of the whole run.
             e, pieces = self.run_end, self.run_pieces
+            tld_checked = False
         else:
             if e == at + 1:
                 return None, e  # a supplementary character that is no label character
@@ -892,6 +911,8 @@ class _Scanner(Generic[_T]):
                     return None, e
             r = run_start(self.finder._patterns.run_start, text, max(pos, self.floor), at)
             pieces = self._clauses(r, e)
+            # (an uncut run has the last label checked just above)
+            tld_checked = self.quick_tlds is not None and len(pieces) == 1
         quick_tlds = self.quick_tlds
         for i, (a, b) in enumerate(pieces):
             if a < self.floor:
@@ -900,7 +921,7 @@ class _Scanner(Generic[_T]):
                 # D91, for each clause of a run cut at ideographic full stops
                 # (first: the cheapest test that refuses most clauses).
                 name = text[a:b].strip(LABEL_SEPARATORS)
-                if not name or _no_bare_domain(name, quick_tlds):
+                if not name or (_SEPARATOR.search(name) is None if tld_checked else _no_bare_domain(name, quick_tlds)):
                     continue
             s = a
             while s < b and text[s] in LABEL_SEPARATORS:

@@ -401,7 +401,7 @@ def run_start(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> int:
     (a regex cannot search backward, and one search from ``lo`` would cost
     O(hi - lo) for every call).
     """
-    size = 64
+    size = 16  # (most runs before a separator are a word: "www", "example")
     while True:
         start = max(lo, hi - size)
         m = pattern.match(text, start, hi)
