@@ -32,6 +32,13 @@ static const unsigned char entity_length[128] = {
     ['&'] = 5, ['<'] = 4, ['>'] = 4, ['"'] = 6, ['\''] = 6,
 };
 
+/* What escaping adds for each Latin-1 character: the counting loop reads
+ * a table, without a branch per character (most text has no special
+ * character: this loop is all the work, and the str is returned as it is). */
+static const unsigned char entity_extra[256] = {
+    ['&'] = 4, ['<'] = 3, ['>'] = 3, ['"'] = 5, ['\''] = 5,
+};
+
 /* One loop per string kind: count the extra length, then copy the runs
  * between special characters whole (the output has the input's kind: an
  * entity is ASCII), instead of one generic read and write per character. */
@@ -39,8 +46,7 @@ static const unsigned char entity_length[128] = {
     do {                                                               \
         const TYPE *p = (const TYPE *)data;                            \
         for (Py_ssize_t i = 0; i < n; i++)                             \
-            if (p[i] < 128 && entity_length[p[i]])                     \
-                extra += entity_length[p[i]] - 1;                      \
+            extra += entity_extra[p[i] < 256 ? p[i] : 0];              \
     } while (0)
 
 #define WRITE_ESCAPED(TYPE)                                            \
