@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import uts58
-from uts58 import Link, find_emails, find_link_end, find_links, find_urls
+from uts58 import Finder, Link, find_emails, find_link_end, find_links, find_urls
 from uts58.conformance import data_file, read_detection_test
 from uts58.formatting import _format_url
 from uts58.properties import link_properties
@@ -624,9 +624,30 @@ def test_a_text_without_candidates_costs_one_scan(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(detection, "_Scanner", counting)
     for text in ["", "no link in this line at all", "1. 2, 3; a-b (c) [d] «e»", "\x00\ud800 e.g"]:
         assert list(find_links(text)) == []
-    assert made == ["\x00\ud800 e.g"]  # ("e.g": a candidate, which the scanner then refuses)
+    # ("e.g", "main.c", "1.2.3": candidates that start no link, refused
+    # before a scanner is made, D91)
+    for text in ["main.c and 1.2.3 and e.g. that", "a.. .... b", "a.b\U0001f600"]:
+        assert list(find_links(text)) == []
+    assert made == []
     assert [link.text for link in find_links("see example.com")] == ["example.com"]
-    assert made[-1] == "see example.com"
+    assert [link.text for link in find_links("main.c, see example.com")] == ["example.com"]
+    assert [link.text for link in find_links("谢谢。main.c")] == []  # (a stop may cut the run: the scanner decides)
+    assert made == ["see example.com", "main.c, see example.com", "谢谢。main.c"]
+
+
+RUN_PIECES = [
+    *("main.c", "e.g.", "1.2.3", "x.com", "example.com/a", "谢谢", "。", ".", "..", "@", "a@b.com", "x@"),
+    *(" ", "\n", "http://x.co", "\U0001d400", ".\U0001f600", "zz", "www", "-", "_", "/", ":", "。a.com"),
+]
+
+
+@given(st.lists(st.sampled_from(RUN_PIECES), max_size=16).map("".join))
+@example("main.c 谢谢。x.com")
+@example("1.2.3.x.com main.c")
+def test_module_find_links_is_the_finders(text: str) -> None:
+    # The module's find_links passes runs that start no link before making a
+    # scanner (issue 14); a Finder's find_links always scans: the same links.
+    assert list(find_links(text)) == list(Finder().find_links(text))
 
 
 # --------------------------------------------------------------------------

@@ -488,3 +488,32 @@ def test_remembered_forms_are_bounded() -> None:
     long_link = "example.com/" + "a" * FORMS_CACHE_TEXT_LIMIT
     assert next(iter(finder.find_links(long_link))).href == "https://" + long_link
     assert finder._link_forms.cache_info().currsize == 0  # type: ignore[attr-defined]
+
+
+def test_remembered_forms_hold_few_megabytes() -> None:
+    # D95: a link text of 64 astral characters (256 bytes of UTF-8) has an href
+    # of about 600 characters; 4,096 of them stay under 10 MB in all.  One
+    # character more and they are not remembered.
+    import gc
+    import tracemalloc
+
+    from uts58.hosts import HOST_CACHE_SIZE
+
+    finder = Finder()
+    tracemalloc.start()
+    try:
+        texts = ["http://a.co/" + chr(0x1F600 + i % 50) * 48 + f"{i:04}" for i in range(HOST_CACHE_SIZE)]
+        for text in texts:
+            (link,) = finder.find_links(text)
+            assert len(link.text) == 64 and len(link.href) > 590
+        del texts, link
+        gc.collect()
+        retained = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert finder._link_forms.cache_info().currsize == HOST_CACHE_SIZE  # type: ignore[attr-defined]
+    assert retained < 10 * 2**20, retained / 2**20
+    finder._link_forms.cache_clear()  # type: ignore[attr-defined]
+    (longer,) = finder.find_links("http://a.co/" + "\U0001f600" * 53)
+    assert longer.href.startswith("http://a.co/%F0%9F%98%80")
+    assert finder._link_forms.cache_info().currsize == 0  # type: ignore[attr-defined]

@@ -65,18 +65,15 @@ may_end_name(Py_UCS4 c)
     return c >= 0x80 || scheme_char(c);
 }
 
-/* The ASCII character whose lowercase str.lower() gives for c, or 0 when
- * it gives none: of all non-ASCII characters only U+212A KELVIN SIGN
- * lowercases to ASCII alone (tests/test_scan.py checks it on the running
- * Python's Unicode data). */
+/* c lowercased, for an ASCII c; 0 for any other (a scheme is ASCII: the
+ * Python scanner takes none with U+212A KELVIN SIGN, which str.lower()
+ * makes "k", since no URL parser does). */
 static inline Py_UCS4
 ascii_lower(Py_UCS4 c)
 {
     if (c >= 'A' && c <= 'Z')
         return c + 32;
-    if (c < 0x80)
-        return c;
-    return c == 0x212A ? 'k' : 0;
+    return c < 0x80 ? c : 0;
 }
 
 /* The candidate pattern's lookahead after "://" at h holds for sure: a run
@@ -108,7 +105,7 @@ after_scheme(const Scan *s, int kind, const void *data, Py_ssize_t n, Py_ssize_t
 }
 
 /* The enabled scheme that ends at "://" (at), as _schemed finds it: the
- * longest whose text, lowercased, is it, at or after floor and not glued
+ * longest whose text, ASCII and lowercased, is it, at or after floor and not glued
  * to a letter, digit, '+' or '-' before it.  Its index, or -1. */
 static Py_ssize_t
 scheme_at(const Scan *s, int kind, const void *data, Py_ssize_t at, Py_ssize_t floor)

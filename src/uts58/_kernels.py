@@ -4,8 +4,11 @@
 :mod:`uts58._kernels_py` have the same kernels: ``Engine(props)`` with
 ``find_link_end`` (§3.5.1), ``escape_parts`` (§4.1), ``decode`` and
 ``display_tail`` (format_url's percent-decoding, then §4.1), and
-``escape_html``.  Everything else in uts58 asks this module, never the
-two implementations.
+``escape_html``.  Two parts have no Python twin, because the Python code
+they speed up is itself the reference: :func:`candidate_scan` (two steps of
+the detection scan, D96) and :func:`slot_maker` (a Link in one call); with
+the Python kernels they are None and their callers do the work.
+Everything else in uts58 asks this module, never the two implementations.
 
 The Python kernels run where the accelerator is not built, or when the
 environment variable ``UTS58_PURE_PYTHON`` is set to anything but ``0``

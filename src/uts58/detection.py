@@ -507,10 +507,25 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
         default = _cached_finder(())
         if type(text) is not str:
             return default.find_links(text)  # (the TypeError, naming text)
-        first = default._candidate.search(text)
-        return (
-            _NO_LINKS if first is None else _Scanner(text, default, _link_of).links(default.urls, default.emails, first)
-        )
+        search = default._candidate.search
+        first = search(text)
+        pos = 0
+        # (Runs of host characters that start no link, decided as _bare
+        # decides them first, are passed here: most lines with a candidate
+        # have only those, "file.txt", "1.2.3", and need no scanner.)
+        while first is not None and (
+            first.lastindex is not None
+            or (
+                text[first.start()] in LABEL_SEPARATORS
+                and _rejected_run(text, first.start(), first.end(), pos, default._quick_tlds)
+            )
+        ):
+            if first.lastindex is None:
+                pos = first.end()
+            first = search(text, first.end())
+        if first is None:
+            return _NO_LINKS
+        return _Scanner(text, default, _link_of).links(default.urls, default.emails, first, pos)
     check_str(text, "text")
     return resolve_finder(finder, options, "find_links").find_links(text)
 
@@ -642,6 +657,19 @@ def _ends_without_tld(name: str, tlds: frozenset[str]) -> bool:
     return last.isascii() and last.lower() not in tlds
 
 
+def _rejected_run(text: str, at: int, e: int, lo: int, tlds: frozenset[str] | None) -> bool:
+    """The run of host characters that ends at ``e``, with a label separator
+    at ``at``, starts no link, as decided before looking back for its start
+    (from ``lo``, where the search resumed): it is one supplementary
+    character that is no label character, or a local-part (the "@" after it
+    decides); or (D91, with ``tlds``: a bare domain ends with one of them) a
+    last label of ASCII that is none ("file.c", "1.2.3", "e.g.") ends it and
+    no ideographic full stop may cut it into clauses (D22)."""
+    if e == at + 1 or (e < len(text) and text[e] == "@"):
+        return True
+    return tlds is not None and _ends_without_tld(text[at:e], tlds) and _IDEOGRAPHIC_STOP.search(text, lo, e) is None
+
+
 def _no_bare_domain(name: str, tlds: frozenset[str]) -> bool:
     """D91: ``name``, one clause of a run (D22), holds no domain without a
     scheme: it has one label (bare_ipv4 aside, a bare host has two), or it ends
@@ -709,12 +737,12 @@ class _Scanner(Generic[_T]):
         self.scan: Scan | bool | None = False  # (the C parts of the scan; False: not looked up yet)
         self.new_link: Callable[..., Link] | None = None  # (link_maker(), looked up when first needed)
 
-    def links(self, urls: bool, emails: bool, first: re.Match[str] | None = None) -> Iterator[_T]:
-        """The links, in order; ``first``: the first candidate, if already found."""
+    def links(self, urls: bool, emails: bool, first: re.Match[str] | None = None, pos: int = 0) -> Iterator[_T]:
+        """The links, in order; ``first``: the first candidate, if already
+        found, from ``pos`` (where the search resumed before it)."""
         text = self.text
         search = self.finder._candidate.search
         require_scheme = self.finder.require_scheme
-        pos = 0
         m = search(text) if first is None else first
         while m is not None:
             if m.lastindex is not None:
@@ -825,7 +853,8 @@ class _Scanner(Generic[_T]):
             s = at - n
             if (
                 s >= self.floor
-                and text[s:at].lower() in self.finder.schemes
+                and (name := text[s:at]).isascii()  # (U+212A lowercases to "k": a URL parser takes no such scheme)
+                and name.lower() in self.finder.schemes
                 and (s == 0 or text[s - 1] not in _BEFORE_SCHEME)
             ):
                 start = s
@@ -895,23 +924,13 @@ class _Scanner(Generic[_T]):
             e, pieces = self.run_end, self.run_pieces
             tld_checked = False
         else:
-            if e == at + 1:
-                return None, e  # a supplementary character that is no label character
-            if e < len(text) and text[e] == "@":
-                return None, e  # a local-part: the "@" decides
-            if self.quick_tlds is not None:
-                # D91: a bare domain ends with a listed TLD.  A last label of
-                # ASCII that is none ("file.c", "1.2.3", "e.g.") rejects the run
-                # unless an ideographic stop may cut it into clauses (D22).
-                if (
-                    _ends_without_tld(text[at:e], self.quick_tlds)
-                    and _IDEOGRAPHIC_STOP.search(text, max(pos, self.floor), e) is None
-                ):
-                    self.run_end = e
-                    return None, e
+            if _rejected_run(text, at, e, max(pos, self.floor), self.quick_tlds):
+                self.run_end = e
+                return None, e
             r = run_start(self.finder._patterns.run_start, text, max(pos, self.floor), at)
             pieces = self._clauses(r, e)
-            # (an uncut run has the last label checked just above)
+            # (an uncut run had its last label checked just above, or kept by
+            # a stop that cut nothing: D91 only saves the full check's time)
             tld_checked = self.quick_tlds is not None and len(pieces) == 1
         quick_tlds = self.quick_tlds
         for i, (a, b) in enumerate(pieces):

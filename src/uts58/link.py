@@ -265,11 +265,12 @@ class Link:
         """(href, display), computed together on first use and kept; for a
         link a finder made, remembered by that finder (D95)."""
         finder = self.finder
-        if finder is not None and len(self.text) <= FORMS_CACHE_TEXT_LIMIT:
+        text = self.text
+        if finder is not None and len(text) <= FORMS_CACHE_TEXT_LIMIT and (text.isascii() or len(text) <= 64):
             # (a Host equals the str of its Unicode form, which decides its A-label form and kind)
-            href, display = finder._link_forms(self.kind, self.text, self.scheme, self.host, self._version)
+            href, display = finder._link_forms(self.kind, text, self.scheme, self.host, self._version)
         else:
-            href, display = link_forms(self.kind, self.text, self.scheme, self.host, self._version)
+            href, display = link_forms(self.kind, text, self.scheme, self.host, self._version)
         object.__setattr__(self, "_href", href)
         object.__setattr__(self, "_display", display)
         return href, display
@@ -279,8 +280,10 @@ class Link:
         return _email_split(self.text, self.scheme)
 
 
-# The longest link text whose forms a finder remembers (D95): with
-# HOST_CACHE_SIZE entries, a few MB at most.
+# The longest link text whose forms a finder remembers (D95): 256 bytes of
+# UTF-8 (256 characters of ASCII or 64 of any), so that an href, which
+# percent-encodes each byte in three characters, stays under 800; with
+# HOST_CACHE_SIZE entries, at most about 10 MB (tests/test_link.py measures).
 FORMS_CACHE_TEXT_LIMIT = 256
 
 
