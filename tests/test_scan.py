@@ -190,3 +190,21 @@ def test_no_c_scan_with_the_python_kernels() -> None:
         assert _kernels.candidate_scan(link_properties(), ("http",), (True,), False, _CJK_RANGES) is None
     finally:
         _kernels.use_python(was_python)
+
+
+@needs_c
+@given(TEXTS)
+@example("end of a sentence. And: more @ here")
+@example("a.b\U0001f600 x@y :// ::")
+def test_candidate_is_where_the_search_finds_its_first(text: str) -> None:
+    # find_links without options searches from Scan.candidate(text): no
+    # candidate of the pattern starts before it, and none anywhere if it is
+    # len(text).
+    finder = FINDERS[0]
+    search = finder._candidate.search
+    at = _c_scan(finder).candidate(text)
+    whole, there = search(text), search(text, at) if at < len(text) else None
+    assert (whole and (whole.span(), whole.lastindex)) == (there and (there.span(), there.lastindex))
+    assert whole is None or at <= whole.start()
+    named = _c_scan(FINDERS[1])
+    assert named.candidate(text) == 0  # (names before ":" may start anywhere: no prefilter)

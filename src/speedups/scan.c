@@ -29,6 +29,10 @@
  * space) it goes on.  The candidate pattern's alternatives start with ":",
  * "@" or a separator, or match a name before ":" not followed by "//".
  *
+ * candidate(text) -> i: where the first candidate may start (len(text) where
+ * none can), for the search of find_links on a short text (one call per
+ * line: the regex's set-up costs more than this scan).
+ *
  * clauses(text, s, e) -> [(start, end), ...]: detection._clauses (D22). */
 #include "kernels.h"
 
@@ -147,6 +151,45 @@ refused_userinfo(int kind, const void *data, Py_ssize_t n, Py_ssize_t h, int spe
     return 0;
 }
 
+/* "@" or a separator starts a candidate (or a run passed over) only before
+ * a label character, "@", ":", a separator or a supplementary character. */
+static inline int
+starts_before(const Scan *self, Py_UCS4 next)
+{
+    return IS_LABEL(self, next) || next > 0xFFFF || next == '@' || next == ':' || IS_SEP(next);
+}
+
+/* Where a candidate of the pattern may start at or after i, or n: a ":"
+ * before "//" or before "@", ":" or a separator; "@" or a separator before
+ * what starts_before allows.  (With named alternatives, anywhere.) */
+static Py_ssize_t
+next_candidate(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
+{
+    if (self->named)
+        return i;
+    for (; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c != ':' && c != '@' && !IS_SEP(c))
+            continue;
+        Py_UCS4 next = i + 1 < n ? PyUnicode_READ(kind, data, i + 1) : 0;
+        if (c != ':' ? starts_before(self, next) : (next == '/' || next == '@' || next == ':' || IS_SEP(next)))
+            return i;
+    }
+    return n;
+}
+
+static PyObject *
+Scan_candidate(Scan *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "candidate() takes one str");
+        return NULL;
+    }
+    PyObject *text = args[0];
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    return PyLong_FromSsize_t(next_candidate(self, PyUnicode_KIND(text), PyUnicode_DATA(text), n, 0));
+}
+
 static PyObject *
 Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -178,9 +221,7 @@ Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
         }
         Py_UCS4 next = i + 1 < n ? PyUnicode_READ(kind, data, i + 1) : 0;
         if (c != ':') {
-            /* "@" or a separator starts a candidate (or a run passed over)
-             * only before a label character, "@", ":" or a separator */
-            if (IS_LABEL(self, next) || next > 0xFFFF || next == '@' || next == ':' || IS_SEP(next))
+            if (starts_before(self, next))
                 break;
             i++;
             continue;
@@ -397,6 +438,10 @@ static PyMethodDef Scan_methods[] = {
      "From pos, pass over what holds no candidate and each \"scheme://\" token\n"
      "not linked (D53, D20), as detection._Scanner._schemed; stop at the\n"
      "first candidate Python must look at.  Where the scan resumes, and the floor."},
+    {"candidate", (PyCFunction)(void (*)(void))Scan_candidate, METH_FASTCALL,
+     "candidate(text) -> int\n\n"
+     "Where the first candidate of the pattern may start, or len(text) where none can:\n"
+     "the pattern's search from there finds what it finds from 0."},
     {"clauses", (PyCFunction)(void (*)(void))Scan_clauses, METH_FASTCALL,
      "clauses(text, s, e) -> list of (start, end)\n\n"
      "text[s:e] cut at the ideographic full stops between CJK and ASCII labels (D22)."},

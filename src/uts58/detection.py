@@ -24,7 +24,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 
 from ._checks import check_str
-from ._kernels import Scan, candidate_scan, engine
+from ._kernels import Scan, candidate_scan, engine, speedups
 from ._regex import char_class
 from .email import _find_email_start
 from .errors import OptionError
@@ -504,11 +504,17 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
     if finder is None and not options:
         # (issue 14: the common call, one call per line of a text: the
         # default finder's candidate search straight away)
-        default = _cached_finder(())
+        default, scan = _DEFAULT_SCANS.get(speedups()) or _default_scan()
         if type(text) is not str:
             return default.find_links(text)  # (the TypeError, naming text)
         search = default._candidate.search
-        first = search(text)
+        if scan is None:
+            first = search(text)
+        else:
+            # (the C scan for the first character where a candidate may
+            # start: cheaper than the regex's set-up on a short text)
+            at = scan.candidate(text)
+            first = None if at == len(text) else search(text, at)
         pos = 0
         # (Runs of host characters that start no link, decided as _bare
         # decides them first, are passed here: most lines with a candidate
@@ -528,6 +534,18 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
         return _Scanner(text, default, _link_of).links(default.urls, default.emails, first, pos)
     check_str(text, "text")
     return resolve_finder(finder, options, "find_links").find_links(text)
+
+
+# The default finder and its C scan (None with the Python kernels), per
+# kernels in use: what find_links without options looks up at each call
+# (issue 14: one call per line makes many calls).
+_DEFAULT_SCANS: dict[object, tuple[Finder, Scan | None]] = {}
+
+
+def _default_scan() -> tuple[Finder, Scan | None]:
+    default = _cached_finder(())
+    found = _DEFAULT_SCANS[speedups()] = (default, candidate_scan(default._props, *default._scan_args))
+    return found
 
 
 def find_urls(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
