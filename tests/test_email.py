@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from uts58 import find_email_start, format_email
 
@@ -121,3 +123,36 @@ def test_format_email_errors(address: str, message: str) -> None:
 def test_format_email_type_error() -> None:
     with pytest.raises(TypeError, match="address must be str, not NoneType"):
         format_email(None)  # type: ignore[arg-type]
+
+
+def _email_start_by_regex(text: str, at: int) -> int | None:
+    """§5.2 with the regex's backward scan alone (the reference of the
+    ASCII shortcut of _find_email_start; issue 14)."""
+    from uts58.email import _MAILTO
+    from uts58.hosts import run_start
+    from uts58.properties import link_properties
+
+    if at == 0:
+        return None
+    start = run_start(link_properties().email_run_end, text, 0, at)
+    local = text[start:at]
+    if not local or local[0] == "." or local[-1] == "." or ".." in local:
+        return None
+    if start >= len(_MAILTO) and text[start - len(_MAILTO) : start].lower() == _MAILTO:
+        start -= len(_MAILTO)
+    return start
+
+
+@given(
+    st.lists(
+        st.sampled_from(["a", "b.c", "x_y", " ", ":", "mailto:", "é", "谢", "\U0001d400", "(", "..", "!#$"]),
+        max_size=12,
+    )
+)
+@example(["a" * 20])
+@example(["é", "a" * 15])
+@example([" ", "a" * 16])
+def test_ascii_local_parts_end_where_the_regex_ends_them(pieces: list[str]) -> None:
+    text = "".join(pieces) + "@example.com"
+    at = text.index("@")
+    assert find_email_start(text, at) == _email_start_by_regex(text, at)

@@ -190,21 +190,31 @@ Scan_candidate(Scan *self, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(next_candidate(self, PyUnicode_KIND(text), PyUnicode_DATA(text), n, 0));
 }
 
+/* The arguments (text, a, b) of a method that takes a str and two offsets
+ * (usage: its message for a wrong count): 0, or -1 with the error set. */
+static int
+text_and_offsets(PyObject *const *args, Py_ssize_t nargs, const char *usage, Py_ssize_t *a, Py_ssize_t *b)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    if (!PyUnicode_Check(args[0])) {
+        PyErr_Format(PyExc_TypeError, "text must be a str, not %.100s", Py_TYPE(args[0])->tp_name);
+        return -1;
+    }
+    *a = PyLong_AsSsize_t(args[1]);
+    *b = PyLong_AsSsize_t(args[2]);
+    return (*a == -1 || *b == -1) && PyErr_Occurred() ? -1 : 0;
+}
+
 static PyObject *
 Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "skip() takes 3 arguments (text, pos, floor)");
+    Py_ssize_t pos, floor;
+    if (text_and_offsets(args, nargs, "skip() takes 3 arguments (text, pos, floor)", &pos, &floor) < 0)
         return NULL;
-    }
     PyObject *text = args[0];
-    if (!PyUnicode_Check(text)) {
-        PyErr_Format(PyExc_TypeError, "text must be a str, not %.100s", Py_TYPE(text)->tp_name);
-        return NULL;
-    }
-    Py_ssize_t pos = PyLong_AsSsize_t(args[1]), floor = PyLong_AsSsize_t(args[2]);
-    if ((pos == -1 || floor == -1) && PyErr_Occurred())
-        return NULL;
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
@@ -293,18 +303,10 @@ append_span(PyObject *list, Py_ssize_t a, Py_ssize_t b)
 static PyObject *
 Scan_clauses(Scan *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "clauses() takes 3 arguments (text, s, e)");
+    Py_ssize_t s, e;
+    if (text_and_offsets(args, nargs, "clauses() takes 3 arguments (text, s, e)", &s, &e) < 0)
         return NULL;
-    }
     PyObject *text = args[0];
-    if (!PyUnicode_Check(text)) {
-        PyErr_Format(PyExc_TypeError, "text must be a str, not %.100s", Py_TYPE(text)->tp_name);
-        return NULL;
-    }
-    Py_ssize_t s = PyLong_AsSsize_t(args[1]), e = PyLong_AsSsize_t(args[2]);
-    if ((s == -1 || e == -1) && PyErr_Occurred())
-        return NULL;
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     if (s < 0 || e < s || e > PyUnicode_GET_LENGTH(text)) {

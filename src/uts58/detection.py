@@ -79,7 +79,8 @@ _DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.])")
 _MESSAGE_ID_HEADER = re.compile(r"(?i)(?:message-id|in-reply-to|references|content-id|resent-message-id):[ \t]*\Z")
 _SEPARATOR_SPLIT = re.compile("([.\u3002\uff0e\uff61])")
 _SEPARATOR = re.compile("[.\u3002\uff0e\uff61]")
-_SCHEME_CHAR = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+_SCHEME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-."
+_SCHEME_CHAR = frozenset(_SCHEME_CHARS)
 # A scheme is a word of its own: no letter, digit, '+' or '-' just before it
 # ("xhttp://" is not http); a '.' may be ("site.https://…" lacks a space).
 _BEFORE_SCHEME = _SCHEME_CHAR - {"."}
@@ -1046,8 +1047,7 @@ class _Scanner(Generic[_T]):
             return False
         k = start - 1
         lo = max(self.floor, k - 64)
-        while k > lo and text[k - 1] in _SCHEME_CHAR:
-            k -= 1
+        k = lo + len(text[lo:k].rstrip(_SCHEME_CHARS))  # (back over scheme characters, not before lo)
         return k < start - 1 and text[k].isascii() and text[k].isalpha()
 
     def _message_id(self, start: int, end: int) -> bool:

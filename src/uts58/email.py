@@ -40,7 +40,13 @@ def _find_email_start(text: str, at: int, props: LinkProperties) -> int | None:
     """§5.2 without argument checks; the backward scan costs O(local-part)."""
     if at == 0:
         return None
-    start = run_start(props.email_run_end, text, 0, at)  # 0 when the scan reaches the start (D13)
+    # (Most local-parts are short and ASCII: the 16 characters before the "@"
+    # stripped of Link_Email characters, when ASCII and not all stripped, end
+    # where the local-part starts; else the regex's scan.)
+    lo = max(0, at - 16)
+    window = text[lo:at]
+    kept = len(window.rstrip(props.ascii_email)) if window.isascii() else 0
+    start = lo + kept if kept else run_start(props.email_run_end, text, 0, at)  # 0 at the text's start (D13)
     # Link_Email contains ".", so the scan did not stop at a dot; the dot
     # rules of §5.2 are checked on the local-part as a whole.
     local = text[start:at]

@@ -378,20 +378,11 @@ def link_maker() -> Callable[..., Link]:
     return slot_maker(Link, LINK_SLOTS) or _make_link
 
 
-def _make_link(
-    start: int,
-    end: int,
-    kind: Kind,
-    text: str,
-    scheme: str | None,
-    host: Host,
-    finder: Finder | None,
-    version: str,
-    _href: None = None,
-    _display: None = None,
-) -> Link:
+def _make_link(*values: Any) -> Link:
+    """A new Link of the values of ``LINK_SLOTS`` (href and display None):
+    what the C accelerator's SlotMaker makes, by the setters."""
     link: Link = _new_link(Link)
-    _init(link, start, end, kind, text, scheme, host, finder, version)
+    _init(link, *values[:8])
     return link
 
 

@@ -88,6 +88,7 @@ class LinkProperties:
         "_term_codes",
         "_term_ends",
         "_term_starts",
+        "ascii_email",
         "email_chars",
         "email_run_end",
         "version",
@@ -126,6 +127,9 @@ class LinkProperties:
         self.email_run_end = re.compile("(?s:.*)" + char_class(email, negate=True))
         # .fullmatch(s): every character of s is Link_Email.
         self.email_chars = re.compile(char_class(email) + "*")
+        # The ASCII characters that are Link_Email (str.rstrip's argument:
+        # the backward scan over an ASCII local-part without a regex).
+        self.ascii_email: str = "".join(chr(c) for c in range(128) if self.is_link_email(chr(c)))
 
     def __repr__(self) -> str:
         return f"<LinkProperties {self.version}>"
