@@ -21,17 +21,25 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     return min(times)
 
 
-def doubling(fns: list[Callable[[], object]], lengths: list[int], rounds: int = 7) -> tuple[list[float], list[float]]:
+def doubling(
+    fns: list[Callable[[], object]],
+    lengths: list[int],
+    rounds: int = 7,
+    before: Callable[[], object] | None = None,
+) -> tuple[list[float], list[float]]:
     """Times of ``fns`` (on inputs of ``lengths``, each about twice the one
     before) and the ratio of each to the one before, for an exact doubling.
     Each round times them all back to back; a ratio is the median over the
     rounds of that round's ratio, so a noisy spell of the shared machine,
     which falls on one round, does not decide it.  The times are the least
-    of each over the rounds."""
+    of each over the rounds.  ``before``, untimed, runs before each timing
+    (to start each size from the same state of the caches)."""
     runs = []
     for _ in range(rounds):
         times = []
         for fn in fns:
+            if before is not None:
+                before()
             gc.collect()
             t = time.process_time()
             fn()
