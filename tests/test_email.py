@@ -125,24 +125,6 @@ def test_format_email_type_error() -> None:
         format_email(None)  # type: ignore[arg-type]
 
 
-def _email_start_by_regex(text: str, at: int) -> int | None:
-    """§5.2 with the regex's backward scan alone (the reference of the
-    ASCII shortcut of _find_email_start; issue 14)."""
-    from uts58.email import _MAILTO
-    from uts58.hosts import run_start
-    from uts58.properties import link_properties
-
-    if at == 0:
-        return None
-    start = run_start(link_properties().email_run_end, text, 0, at)
-    local = text[start:at]
-    if not local or local[0] == "." or local[-1] == "." or ".." in local:
-        return None
-    if start >= len(_MAILTO) and text[start - len(_MAILTO) : start].lower() == _MAILTO:
-        start -= len(_MAILTO)
-    return start
-
-
 @given(
     st.lists(
         st.sampled_from(["a", "b.c", "x_y", " ", ":", "mailto:", "é", "谢", "\U0001d400", "(", "..", "!#$"]),
@@ -153,6 +135,12 @@ def _email_start_by_regex(text: str, at: int) -> int | None:
 @example(["é", "a" * 15])
 @example([" ", "a" * 16])
 def test_ascii_local_parts_end_where_the_regex_ends_them(pieces: list[str]) -> None:
+    # The shortcut of §5.2's backward scan (issue 14) against the regex's scan.
+    from uts58.email import _link_email_run_start
+    from uts58.hosts import run_start
+    from uts58.properties import link_properties
+
+    props = link_properties()
     text = "".join(pieces) + "@example.com"
     at = text.index("@")
-    assert find_email_start(text, at) == _email_start_by_regex(text, at)
+    assert _link_email_run_start(text, at, props) == run_start(props.email_run_end, text, 0, at)

@@ -40,13 +40,7 @@ def _find_email_start(text: str, at: int, props: LinkProperties) -> int | None:
     """§5.2 without argument checks; the backward scan costs O(local-part)."""
     if at == 0:
         return None
-    # (Most local-parts are short and ASCII: the 16 characters before the "@"
-    # stripped of Link_Email characters, when ASCII and not all stripped, end
-    # where the local-part starts; else the regex's scan.)
-    lo = max(0, at - 16)
-    window = text[lo:at]
-    kept = len(window.rstrip(props.ascii_email)) if window.isascii() else 0
-    start = lo + kept if kept else run_start(props.email_run_end, text, 0, at)  # 0 at the text's start (D13)
+    start = _link_email_run_start(text, at, props)
     # Link_Email contains ".", so the scan did not stop at a dot; the dot
     # rules of §5.2 are checked on the local-part as a whole.
     local = text[start:at]
@@ -56,6 +50,18 @@ def _find_email_start(text: str, at: int, props: LinkProperties) -> int | None:
     if start >= len(_MAILTO) and text[start - len(_MAILTO) : start].lower() == _MAILTO:
         start -= len(_MAILTO)
     return start
+
+
+def _link_email_run_start(text: str, at: int, props: LinkProperties) -> int:
+    """Where the run of Link_Email characters that ends at ``at`` starts (0
+    when it reaches the text's start, D13).  Most local-parts are short and
+    ASCII: the 16 characters before the "@" stripped of Link_Email characters,
+    when ASCII and not all stripped, end where the run starts; else the
+    regex's backward scan (issue 14)."""
+    lo = max(0, at - 16)
+    window = text[lo:at]
+    kept = len(window.rstrip(props.ascii_email)) if window.isascii() else 0
+    return lo + kept if kept else run_start(props.email_run_end, text, 0, at)
 
 
 # RFC 5322 §3.2.4 / RFC 6532 §3.2: what a quoted-string may hold.  qtext and
