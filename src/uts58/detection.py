@@ -71,9 +71,9 @@ FORBIDDEN_SCHEMES = frozenset({"javascript", "data", "vbscript", "file"})
 _SCHEME_SYNTAX = re.compile(r"[a-z][a-z0-9+.\-]*")  # RFC 3986 §3.1
 
 _PORT = re.compile(r":([0-9]{1,5})(?![0-9])")  # D21: 1-5 digits, at most 65535 (_port_end)
-_USERINFO = re.compile(r"[^\s@/?#\\\[\]]*@")
 # What ends userinfo (besides a space and "@"); no host character is one of them.
 _USERINFO_ENDS = frozenset("/?#\\[]")
+_USERINFO = re.compile("[^\\s@" + re.escape("".join(sorted(_USERINFO_ENDS))) + "]*@")
 _CIDR_SUFFIX = re.compile(r"/[0-9]{1,2}(?![0-9A-Za-z/._~%-])")
 _DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.])")
 _MESSAGE_ID_HEADER = re.compile(r"(?i)(?:message-id|in-reply-to|references|content-id|resent-message-id):[ \t]*\Z")

@@ -319,7 +319,6 @@ def link_forms(kind: Kind, text: str, scheme: str | None, host: Host, version: s
     return _format_url(text, props, (host_ascii, host_unicode))
 
 
-_set = object.__setattr__
 _new_link = Link.__new__
 # The slots of a Link, in the order _init and a link maker take them.
 LINK_SLOTS = ("start", "end", "kind", "text", "scheme", "host", "finder", "_version", "_href", "_display")
@@ -365,7 +364,7 @@ def _restore(
     finder: Finder | None,
     version: str,
 ) -> Link:
-    link = Link.__new__(Link)
+    link: Link = _new_link(Link)
     _init(link, start, end, kind, text, scheme, host, finder, version)
     return link
 
@@ -381,9 +380,7 @@ def link_maker() -> Callable[..., Link]:
 def _make_link(*values: Any) -> Link:
     """A new Link of the values of ``LINK_SLOTS`` (href and display None):
     what the C accelerator's SlotMaker makes, by the setters."""
-    link: Link = _new_link(Link)
-    _init(link, *values[:8])
-    return link
+    return _restore(*values[:8])
 
 
 def _detected_link(finder: Finder, start: int, end: int, kind: Kind, text: str, scheme: str | None, host: Host) -> Link:
@@ -392,6 +389,4 @@ def _detected_link(finder: Finder, start: int, end: int, kind: Kind, text: str, 
     here or by :mod:`uts58.detection` (with :func:`link_maker`) has a
     ``finder``, the mark the policy trusts (D64); :class:`Link` itself
     makes links without one."""
-    link: Link = _new_link(Link)
-    _init(link, start, end, kind, text, scheme, host, finder, finder.unicode_version)
-    return link
+    return _restore(start, end, kind, text, scheme, host, finder, finder.unicode_version)
