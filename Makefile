@@ -53,6 +53,7 @@ lint: $(DEV_STAMP)
 bench: $(DEV_STAMP)
 	$(PIP) -e '.[dev,bench]'
 	$(BIN)/python bench/realtext.py build --install
+	$(BIN)/python bench/everyday.py build --install
 	$(BIN)/python bench/precision.py setup || echo "JS peers not installed: their rows say why"
 	$(BIN)/python bench/run.py --write
 

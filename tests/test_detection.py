@@ -162,7 +162,7 @@ def test_ip_and_localhost_only_with_a_scheme() -> None:
         ("example.com:65535/", ["example.com:65535/"]),
         ("example.com:65536/a", ["example.com"]),  # no such port: the link ends at the host
         ("example.com:123456", ["example.com"]),
-        ("example.com:/a", ["example.com"]),
+        ("example.com:/a", []),  # D97: "host:/path" is a remote path (scp, rsync, NFS)
         ("example.com:8080", ["example.com:8080"]),
     ],
 )
@@ -550,25 +550,33 @@ def test_opt_in_hosts(option: str, text: str, expected: list[str]) -> None:
 
 
 def test_file_extension_tlds_need_evidence() -> None:
-    # D56: names whose TLD is mostly a file extension, unit or field suffix
-    text = "Edit configure.ac, Makefile.in and network.target; see find.info and user.name"
-    assert texts(text) == []
+    # D56, now the "technical" preset (D97): every TLD that is also a file
+    # extension needs a scheme, "www." or a path
+    technical = {"preset": "technical"}
+    text = "Edit configure.ac, Makefile.in and network.target; see find.info and user.name or allegro.pl"
+    assert texts(text, **technical) == []
     # the evidence that makes them links: a scheme, "www.", a path, an "@"
-    assert texts("https://configure.ac www.example.in example.in/x jane@example.pl") == [
+    assert texts("https://configure.ac www.example.in example.in/x jane@example.pl", **technical) == [
         "https://configure.ac",
         "www.example.in",
         "example.in/x",
         "jane@example.pl",
     ]
-    # asked for: every TLD of the list, or none of them
-    assert texts(text, file_extensions=()) == [
+    # by default (D97) only the code TLDs need it, and the rest is judged by the
+    # text: "find.info" in prose shows nothing of a file ("File: find.info" does)
+    assert texts(text) == ["find.info", "allegro.pl"]
+    assert texts("File: find.info,  Node: Top") == []
+    # no list and no judgement: every TLD
+    assert texts(text, preset="all") == [
         "configure.ac",
         "Makefile.in",
         "network.target",
         "find.info",
         "user.name",
+        "allegro.pl",
     ]
     assert texts("helpers.py and allegro.pl", file_extensions={".PY"}) == ["allegro.pl"]
+    assert texts("helpers.py and allegro.pl", preset="technical", file_extensions={".PY"}) == ["allegro.pl"]
     with pytest.raises(TypeError, match="file_extensions"):
         find_links("x", file_extensions="py")
 

@@ -16,6 +16,7 @@ import uts58
 import uts58.detection as detection
 from uts58 import Finder, OptionError, TLDListError, find_emails, find_links, find_urls
 from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
+from uts58.evidence import CODE_TLDS
 from uts58.hosts import FILE_EXTENSION_TLDS
 from uts58.stream import find_links_in_file, find_links_in_stream
 
@@ -48,8 +49,9 @@ def test_options_are_normalized_and_compared() -> None:
     b = Finder(schemes={"ssh", "https"}, known_tlds={"xn--p1ai", "com"}, file_extensions={"py"})
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
     assert a != Finder(schemes={"ssh", "https"}) and Finder() != Finder(urls=False)
-    assert Finder() == Finder(file_extensions=FILE_EXTENSION_TLDS, schemes=uts58.DEFAULT_SCHEMES)
-    assert (Finder().known_tlds, Finder().file_extensions) == (None, FILE_EXTENSION_TLDS)
+    assert Finder() == Finder(file_extensions=CODE_TLDS, schemes=uts58.DEFAULT_SCHEMES)
+    assert (Finder().known_tlds, Finder().file_extensions) == (None, CODE_TLDS)
+    assert Finder.preset("technical").file_extensions == FILE_EXTENSION_TLDS  # D56's list, as a preset (D97)
     assert Finder(known_tlds={"corp"}).tlds == frozenset({"corp"}) and "com" in Finder().tlds
 
 
@@ -216,7 +218,6 @@ def test_a_misspelt_keyword_is_a_type_error_naming_it() -> None:
         Finder().with_options(url=False)  # type: ignore[call-arg]
     for call in (
         lambda: uts58.linkify("x", requires_scheme=True),
-        lambda: uts58.linkify("x", file_extensions=()),  # (the policy's, with keyword options)
         lambda: uts58.linkify_html("x", requires_scheme=True),
         lambda: find_links_in_stream(["x"], requires_scheme=True),
         lambda: list(find_links_in_file(__file__, requires_scheme=True)),
@@ -321,13 +322,18 @@ def test_linkify_takes_a_finder() -> None:
 
 
 def test_linkify_with_a_finder_detects_with_its_file_extensions() -> None:
-    # D62: keyword options leave out the policy's file extensions (as
-    # always); a finder detects with its own, and the policy still checks.
+    # D62: a finder detects with its own file extensions; D97: the default
+    # policy has none of its own, so nothing undoes the finder's choice.
     none = uts58.Policy.none()
     assert hrefs(uts58.linkify("helpers.py", policy=none)) == ["https://helpers.py/"]
     assert hrefs(uts58.linkify("helpers.py", policy=none, finder=Finder())) == []
     assert hrefs(uts58.linkify("helpers.py", policy=none, finder=Finder(file_extensions=()))) == ["https://helpers.py/"]
-    assert hrefs(uts58.linkify("helpers.py", finder=Finder(file_extensions=()))) == []  # (the default policy)
+    assert hrefs(uts58.linkify("helpers.py", finder=Finder(file_extensions=()))) == ["https://helpers.py/"]
+    assert hrefs(uts58.linkify("helpers.py", file_extensions=())) == ["https://helpers.py/"]
+    assert hrefs(uts58.linkify("helpers.py")) == []
+    # a policy with its own list still checks it
+    own = uts58.Policy(file_extensions={"py"})
+    assert hrefs(uts58.linkify("helpers.py", policy=own, finder=Finder(file_extensions=()))) == []
 
 
 def test_linkify_html_takes_a_finder() -> None:

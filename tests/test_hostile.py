@@ -218,6 +218,12 @@ print("ok")
         (lambda n: "a://b.co)" * n, {}),
         (lambda n: "tel:1)" * n, {"schemes": {"tel"}}),
         (lambda n: '{"a":"http://u@x.co/"},' * n, {}),
+        # issue 22: escapes (D100), idents and masks (D99), Message-IDs (D98), evidence (D97)
+        (lambda n: "\x1b[1mwww.a.com\x1b[0m \x1b[32mhttps://b.co/\x1b[m" * n, {}),
+        (lambda n: "\x1b[" * n, {}),
+        (lambda n: "n!~u@b.pl *!*@c.pl " * n, {}),
+        (lambda n: "<1234567890.X@a.org>" * n, {}),
+        (lambda n: "x.pl y.in z.pc.in " * n, {}),
     ],
 )
 def test_issue_11_rules_stay_linear(

@@ -11,9 +11,14 @@ from bench_modules import load_bench
 
 import uts58
 
-# Issue 11's targets, on each judged sample (dev, heldout, linked) pooled.
-MIN_PRECISION = {"uts58 find_links": 0.95, "uts58 linkify": 0.97}
-MIN_RECALL = {"uts58 find_links": 0.99, "uts58 linkify": 0.99}
+# A guard against regressions, on each judged sample pooled: technical text
+# and everyday writing (D101; each everyday sample with its uniform draw).
+# Issue 22's targets (97 % / 99 %, linkify 98 % / 99 %) are what bench/run.py
+# reports as met or NOT MET (bench/precision.py TARGETS); this floor is below
+# them so that a sample of ~150 links, where one line moves a figure by 0.7
+# points, does not make the suite red, while any real loss does.
+MIN_PRECISION = {"uts58 find_links": 0.95, "uts58 linkify": 0.95}
+MIN_RECALL = {"uts58 find_links": 0.98, "uts58 linkify": 0.98}
 
 
 P = load_bench("precision")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from uts58 import Finder, Link, Policy, Reason, check_link, find_links, linkify
-from uts58.security import adjust_cjk_start, escape_bidi_controls, skeleton
+from uts58 import Finder, Link, OptionError, Policy, Reason, check_link, find_links, linkify
+from uts58.security import TECHNICAL_FILE_EXTENSIONS, adjust_cjk_start, escape_bidi_controls, skeleton
 
 
 def link(text: str):  # type: ignore[no-untyped-def]
-    (found,) = find_links(text, file_extensions=())  # (detection leaves files out, D56)
+    (found,) = find_links(text, preset="all")  # (detection leaves files out, D97)
     return found
 
 
@@ -84,15 +84,23 @@ def test_bidi_controls() -> None:
 
 
 def test_file_extensions() -> None:
+    # D97: the default policy leaves file names to detection and checks none
+    assert Policy().file_extensions is None and Policy.default().file_extensions is None
+    assert codes("helpers.py") == [] and codes("allegro.pl") == []
+    assert "allegro.pl</a>" in linkify("allegro.pl") and "<a" not in linkify("helpers.py README.md")
+    # a policy with a list of its own checks it, and linkify detects with it
+    technical = Policy(file_extensions=TECHNICAL_FILE_EXTENSIONS)
     for text in ["helpers.py", "README.md", "archive.zip", "setup.sh", "configure.ac", "Makefile.PL", "find.info"]:
-        assert codes(text) == ["file-extension"], text
-    assert codes("https://helpers.py") == [] and codes("www.helpers.py") == []
+        assert codes(text, technical) == ["file-extension"], text
+    assert codes("https://helpers.py", technical) == [] and codes("www.helpers.py", technical) == []
     assert codes("helpers.py", Policy(file_extensions=frozenset())) == []
-    # D56: Polish and Indian sites need a scheme, www. or a path by default;
-    # an application for such readers takes the two TLDs out of the list
-    polish = Policy(file_extensions=Policy().file_extensions - {"pl", "in"})
-    assert codes("allegro.pl") == ["file-extension"] and codes("allegro.pl", polish) == []
+    polish = Policy(file_extensions=TECHNICAL_FILE_EXTENSIONS - {"pl", "in"})
+    assert codes("allegro.pl", technical) == ["file-extension"] and codes("allegro.pl", polish) == []
+    assert "<a" not in linkify("allegro.pl", policy=technical)
     assert "allegro.pl</a>" in linkify("allegro.pl", policy=polish)
+    # one switch: the list in the policy and as an option at once is an error naming it
+    with pytest.raises(OptionError, match="^file_extensions"):
+        linkify("x", policy=technical, file_extensions=())
 
 
 def test_length_limits() -> None:
@@ -114,7 +122,7 @@ def test_cjk_boundary_is_off_by_default_and_documents_its_tradeoff() -> None:
 
 
 def test_reason_and_policy_objects() -> None:
-    (reason,) = check_link(link("helpers.py"))
+    (reason,) = check_link(link("helpers.py"), Policy(file_extensions={"py"}))
     assert isinstance(reason, Reason) and str(reason).startswith("file-extension: ")
     assert Policy.strict().restriction == "highly" and Policy.strict().bidi == "reject"
     assert Policy.none().file_extensions == frozenset()

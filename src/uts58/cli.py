@@ -18,7 +18,7 @@ from typing import IO, Any, NoReturn, TextIO
 from . import __version__
 from ._decoding import check_utf8, decode
 from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_formatting_file
-from .detection import DEFAULT_SCHEMES, Finder, _scheme_set
+from .detection import DEFAULT_SCHEMES, PRESETS, Finder, _scheme_set, why_not
 from .email import format_email
 from .errors import DecodeError, OptionError, TLDListError
 from .formatting import format_url
@@ -313,7 +313,10 @@ def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     policy = _POLICIES[args.policy]()
-    finder = Finder(unicode_version=args.unicode_version)
+    try:
+        finder = _finder_of(args, policy, unicode_version=args.unicode_version)
+    except (OptionError, TypeError) as exc:
+        _usage_error(args.parser, exc)
     status = 0
     for item in args.items:
         links = list(finder.find_links(item))
@@ -321,6 +324,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not whole:
             found = ", ".join(repr(link.text) for link in links) or "nothing"
             out.write(f"{item}: not a link (detection finds {found})\n")
+            for text, why in why_not(item, finder):
+                out.write(f"  {text}: {why}\n")
             status = 1
             continue
         reasons = check_link(whole[0], policy)
@@ -460,6 +465,8 @@ _OPTION_OF = {
     "external_only": "--external-only",
     "internal_hosts": "--internal-host",
     "display": "--truncate",
+    "file_extensions": "--file-extensions",
+    "preset": "--preset",
 }
 
 
@@ -492,7 +499,9 @@ def _prepare(args: argparse.Namespace) -> None:
     linkifying = args.command == "linkify"
     try:
         # Detection leaves out the policy's file extensions, as linkify's keyword options do (D27, D65).
-        args.finder = Finder(
+        args.finder = _finder_of(
+            args,
+            policy,
             urls=linkifying or args.only != "emails",  # (linkify: kinds says, below)
             emails=linkifying or args.only != "urls",
             schemes=DEFAULT_SCHEMES if args.schemes is None else args.schemes,
@@ -501,7 +510,6 @@ def _prepare(args: argparse.Namespace) -> None:
             bare_ipv4=args.bare_ipv4,
             bare_localhost=args.bare_localhost,
             single_label_hosts=args.single_label_hosts,
-            file_extensions=None if policy is None else policy.file_extensions,
             unicode_version=args.unicode_version,
         )
     except (OptionError, TLDListError, TypeError) as exc:
@@ -551,9 +559,56 @@ def _prepare(args: argparse.Namespace) -> None:
     args.linkify_options = options
 
 
+def _finder_of(args: argparse.Namespace, policy: Policy | None, **options: Any) -> Finder:
+    """The Finder of the options, ``--preset`` and ``--file-extensions`` (D97:
+    one switch for file names, the same in every command; a policy's own
+    list, if it has one, is what linkify detects with)."""
+    if args.cjk_prose:
+        options["cjk_prose"] = True
+    if args.file_extensions is not None:
+        options["file_extensions"] = args.file_extensions
+    elif policy is not None and policy.file_extensions is not None:
+        options["file_extensions"] = policy.file_extensions
+    if args.preset is not None:
+        return Finder.preset(args.preset, **options)
+    return Finder(**options)
+
+
+def _file_extensions(value: str) -> tuple[str, ...]:
+    """``--file-extensions``: a comma-separated list of TLDs, or ``none``."""
+    if value.strip().lower() == "none":
+        return ()
+    return tuple(name.strip() for name in value.split(",") if name.strip())
+
+
+def _file_name_options(g: argparse._ArgumentGroup) -> None:
+    """``--preset`` and ``--file-extensions`` (D97), for detect, linkify and check."""
+    g.add_argument(
+        "--preset",
+        choices=tuple(sorted(PRESETS)),
+        help="a named option set of uts58.Finder: technical (every TLD that is also a file extension needs a"
+        " scheme, www. or a path: change logs, code review), gfm (GitHub's autolinks: a scheme or www., and"
+        " emails), all (no file-name judgement)",
+    )
+    g.add_argument(
+        "--file-extensions",
+        metavar="LIST",
+        type=_file_extensions,
+        help="comma-separated TLDs whose bare names are files (default: py,rs,ts,sh,target,… see uts58.evidence."
+        "CODE_TLDS); none for no such TLD; names under other TLDs are still judged by what the text shows",
+    )
+    g.add_argument(
+        "--cjk-prose",
+        action="store_true",
+        help="Chinese or Japanese without spaces around links: end a URL's path at ideographic punctuation"
+        " before CJK text, start an address after the CJK text glued to it",
+    )
+
+
 def _detection_options(p: argparse.ArgumentParser, *, linkify: bool) -> None:
     """The options of :class:`uts58.Finder` and the §8 policy, for ``detect`` and ``linkify``."""
     g = p.add_argument_group("what is a link (the options of uts58.Finder)")
+    _file_name_options(g)
     g.add_argument("--only", choices=("urls", "emails"), help="report (link) only this kind of link")
     g.add_argument(
         "--schemes",
@@ -705,7 +760,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="tell whether each argument is a link and which §8 checks it fails")
     p.add_argument("items", nargs="+", metavar="URL")
     p.add_argument("--policy", choices=tuple(_POLICIES), default="default", help="§8 checks (default: %(default)s)")
-    p.set_defaults(run=_cmd_check)
+    _file_name_options(p.add_argument_group("what is a link"))
+    p.set_defaults(run=_cmd_check, parser=p)
 
     p = sub.add_parser("format", help="print the minimally escaped form of URLs and email addresses")
     p.add_argument("items", nargs="*", metavar="URL", help="URL (any escaping) or email address")

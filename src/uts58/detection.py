@@ -28,6 +28,7 @@ from ._kernels import Scan, candidate_scan, engine, speedups
 from ._regex import char_class
 from .email import _find_email_start
 from .errors import OptionError
+from .evidence import CODE_TLDS, evidence, message_id, message_id_unbracketed, multi_label_suffix
 from .formatting import SPECIAL_SCHEMES
 from .hosts import (
     FILE_EXTENSION_TLDS,
@@ -63,6 +64,7 @@ __all__ = [
     "find_urls",
     "has_links",
     "spans",
+    "why_not",
 ]
 
 DEFAULT_SCHEMES = frozenset({"http", "https", "ftp"})
@@ -98,6 +100,18 @@ _CJK_RANGES = (
     *((0xFF66, 0xFFDC), (0x20000, 0x3FFFF)),
 )
 _CJK = re.compile(char_class(list(_CJK_RANGES)))
+# D102: ideographic and fullwidth clause and sentence punctuation before a CJK character.
+_CJK_CLAUSE_END = re.compile("[\u3001\u3002\uff0c\uff01\uff1f\uff1b\uff1a](?=" + char_class(list(_CJK_RANGES)) + ")")
+_CJK_RUN_END = re.compile(char_class(list(_CJK_RANGES)) + "+(?=[\\x21-\\x7e]+\\Z)")
+
+
+def _after_cjk(text: str, start: int, at: int) -> int:
+    """D102: where a local-part ``text[start:at]`` that starts with CJK
+    characters and ends in ASCII starts when CJK prose is glued before it
+    (``メールはtaro`` is ``taro``); ``start`` when it is not that shape
+    (``アルベルト`` is one name)."""
+    m = _CJK_RUN_END.match(text, start, at)
+    return m.end() if m is not None else start
 
 
 class Span(NamedTuple):
@@ -153,6 +167,10 @@ class FinderOptions(DetectionOptions, total=False):
     urls: bool
     emails: bool
     file_extensions: Iterable[str] | None
+    file_names: bool
+    bare_domains: bool
+    cjk_prose: bool
+    preset: str
 
 
 OPTION_NAMES = (
@@ -166,8 +184,32 @@ OPTION_NAMES = (
     "single_label_hosts",
     "file_extensions",
     "unicode_version",
+    "file_names",
+    "bare_domains",
+    "cjk_prose",
 )
-_FLAGS = ("urls", "emails", "require_scheme", "bare_ipv4", "bare_localhost", "single_label_hosts")
+_FLAGS = (
+    "urls",
+    "emails",
+    "require_scheme",
+    "bare_ipv4",
+    "bare_localhost",
+    "single_label_hosts",
+    "file_names",
+    "bare_domains",
+    "cjk_prose",
+)
+# Named option sets (D97): Finder.preset(name).
+PRESETS: dict[str, dict[str, Any]] = {
+    # Technical text (change logs, code review, manuals): every TLD that is
+    # also a common file extension needs a scheme, "www." or a path (D56).
+    "technical": {"file_extensions": FILE_EXTENSION_TLDS},
+    # GitHub-flavoured Markdown's autolinks: URLs with a scheme, names
+    # starting "www.", and email addresses; no other bare domain.
+    "gfm": {"bare_domains": False},
+    # Everything UTS #58 and the TLD set accept: no file-name judgement.
+    "all": {"file_extensions": (), "file_names": False},
+}
 
 
 @dataclass(frozen=True, init=False, repr=False)
@@ -193,9 +235,23 @@ class Finder:
       set (see :mod:`uts58.tlds`) for domains written without a scheme;
       after a scheme any TLD of TLD syntax is accepted.
     * ``file_extensions``: TLDs that a domain written without a scheme,
-      ``www.`` or a path may not have, because they are far more often file
-      extensions (``configure.ac``, ``network.target``; default
-      :data:`uts58.hosts.FILE_EXTENSION_TLDS`; ``()`` for none).
+      ``www.``, a path or a public suffix of more than one label may not
+      have, because its names are files or code in every kind of text
+      (``main.py``, ``network.target``; default
+      :data:`uts58.evidence.CODE_TLDS`; ``()`` for none; D97).
+    * ``file_names``: judge every other name written without a scheme,
+      ``www.`` or a path by what the text shows (``README.md``,
+      ``config.h.in``, ``pam_unix.so``, ``sci.space`` are not hosts;
+      ``onet.pl``, ``flipkart.in`` are): :func:`uts58.evidence.evidence`,
+      D97.  On by default.
+    * ``bare_domains``: link domains written without a scheme or ``www.``
+      (``example.com``); off in the ``gfm`` preset.
+    * ``cjk_prose``: for Chinese and Japanese written without spaces around
+      links: a URL's path ends at ideographic punctuation followed by a CJK
+      character (``…/wiki/東京を見てください。メールは…`` ends before ``。``), and
+      a local-part glued to CJK text starts after it (``メールはtaro@example.jp``
+      is ``taro@example.jp``).  §3.5.1 takes both into the link, which is
+      right for a path that really holds them; off by default (D102).
     * ``bare_ipv4``: link an IPv4 address without a scheme when a port or a
       path follows (``192.168.0.1:8080``, ``10.0.0.1/admin``); off by default.
     * ``bare_localhost``: link ``localhost:PORT`` without a scheme.
@@ -226,6 +282,9 @@ class Finder:
     single_label_hosts: bool
     file_extensions: frozenset[str]
     unicode_version: str
+    file_names: bool
+    bare_domains: bool
+    cjk_prose: bool
     if TYPE_CHECKING:
         # What _fill builds from the options (no dataclass fields: neither
         # compared, hashed, shown nor pickled).
@@ -253,16 +312,22 @@ class Finder:
         single_label_hosts: bool = False,
         file_extensions: Iterable[str] | None = None,
         unicode_version: str = DEFAULT_UNICODE_VERSION,
+        file_names: bool = True,
+        bare_domains: bool = True,
+        cjk_prose: bool = False,
     ) -> None:
-        flags = (urls, emails, require_scheme, bare_ipv4, bare_localhost, single_label_hosts)
+        flags = (
+            *(urls, emails, require_scheme, bare_ipv4, bare_localhost, single_label_hosts),
+            *(file_names, bare_domains, cjk_prose),
+        )
         for name, flag in zip(_FLAGS, flags, strict=True):
             if not isinstance(flag, bool):
                 raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
         wanted = _scheme_set(schemes)
         tlds = None if known_tlds is None else normalize_tlds(known_tlds)
         props = link_properties(unicode_version)
-        extensions = FILE_EXTENSION_TLDS if file_extensions is None else file_extension_set(file_extensions)
-        values = (*flags[:2], wanted, require_scheme, tlds, *flags[3:], extensions, props.version)
+        extensions = CODE_TLDS if file_extensions is None else file_extension_set(file_extensions)
+        values = (*flags[:2], wanted, require_scheme, tlds, *flags[3:6], extensions, props.version, *flags[6:])
         _fill(self, values)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -277,6 +342,24 @@ class Finder:
                 shown = tuple(sorted(value)) if isinstance(value, frozenset) else value
                 changed.append(f"{name}={shown!r}")
         return f"Finder({', '.join(changed)})"
+
+    @classmethod
+    def preset(cls, name: str, **changes: Unpack[FinderOptions]) -> Finder:
+        """A finder of a named option set (:data:`PRESETS`), with ``changes``:
+        ``"technical"`` (every TLD that is also a file extension needs a
+        scheme, ``www.`` or a path: change logs, code review, D56),
+        ``"gfm"`` (GitHub's autolinks: a scheme or ``www.``, and emails),
+        ``"all"`` (no file-name judgement).
+
+        >>> [link.text for link in Finder.preset("gfm").find_links("www.a.com, b.com, c@d.com")]
+        ['www.a.com', 'c@d.com']
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"name must be str, not {type(name).__name__}")
+        if name not in PRESETS:
+            raise OptionError(f"preset: {name!r} is not one of {', '.join(sorted(PRESETS))}")
+        _check_names(changes, "preset")
+        return cls(**{**PRESETS[name], **changes})
 
     @property
     def tlds(self) -> frozenset[str]:
@@ -319,6 +402,16 @@ class Finder:
         check_str(text, "text")
         return next(_Scanner(text, self, _place_of).links(self.urls, self.emails), None) is not None
 
+    def why_not(self, text: str) -> list[tuple[str, str]]:
+        """The bare names of ``text`` this finder does not link for being
+        files, identifiers, newsgroups or abbreviations, with the reasons
+        (D97): :func:`why_not`.
+
+        >>> Finder().why_not("see sci.space or onet.pl")
+        [('sci.space', 'newsgroup name')]
+        """
+        return why_not(text, self)
+
     def records(self, text: object) -> list[dict[str, Any]]:
         """The links of ``text`` as plain records (:meth:`Link.as_dict`:
         picklable, JSON- and Arrow-friendly); a value that is not a str (a
@@ -342,8 +435,11 @@ _DEFAULTS: dict[str, object] = {
     "bare_ipv4": False,
     "bare_localhost": False,
     "single_label_hosts": False,
-    "file_extensions": FILE_EXTENSION_TLDS,
+    "file_extensions": CODE_TLDS,
     "unicode_version": DEFAULT_UNICODE_VERSION,
+    "file_names": True,
+    "bare_domains": True,
+    "cjk_prose": False,
 }
 
 
@@ -426,7 +522,16 @@ _KEY_TYPES = frozenset({bool, str, type(None), tuple, frozenset})
 
 @lru_cache(maxsize=64)
 def _cached_finder(key: tuple[tuple[str, type, Any], ...]) -> Finder:
-    return Finder(**{name: value for name, _, value in key})
+    return _new_finder({name: value for name, _, value in key})
+
+
+def _new_finder(options: Mapping[str, Any]) -> Finder:
+    """``Finder(**options)``, or ``Finder.preset(preset, **rest)`` when the
+    options name a preset (D97)."""
+    if "preset" in options:
+        rest = {name: value for name, value in options.items() if name != "preset"}
+        return Finder.preset(options["preset"], **rest)
+    return Finder(**options)
 
 
 def finder_for(options: Mapping[str, Any], caller: str = "find_links") -> Finder:
@@ -436,7 +541,7 @@ def finder_for(options: Mapping[str, Any], caller: str = "find_links") -> Finder
     An unknown option is a TypeError naming it."""
     if not options:
         return _cached_finder(())  # (issue 14: the common call, without sorting or hashing a key)
-    _check_names(options, caller)
+    _check_names({name: None for name in options if name != "preset"}, caller)
     if all(type(value) in _KEY_TYPES for value in options.values()):
         # (the type is in the key: True and 1 are equal, but 1 is refused)
         key = tuple(sorted((name, type(value), value) for name, value in options.items()))
@@ -446,7 +551,7 @@ def finder_for(options: Mapping[str, Any], caller: str = "find_links") -> Finder
             pass  # (a tuple holding a list)
         else:
             return _cached_finder(key)
-    return Finder(**options)
+    return _new_finder(options)
 
 
 def resolve_finder(finder: object, options: Mapping[str, Any], caller: str) -> Finder:
@@ -463,6 +568,36 @@ def resolve_finder(finder: object, options: Mapping[str, Any], caller: str) -> F
             f"(got finder= and {', '.join(sorted(options))}); use finder.with_options(...)"
         )
     return finder
+
+
+def why_not(text: str, finder: Finder | None = None) -> list[tuple[str, str]]:
+    """The bare names of ``text`` that ``finder`` (default: the default
+    finder) does not link for being files, identifiers, newsgroups or
+    abbreviations, each with the reason (D97; what ``uts58 check`` prints).
+
+    >>> why_not("see README.md or onet.pl")
+    [('README.md', 'file name: upper-case letters under .md, a TLD that is also a file extension')]
+    """
+    check_str(text, "text")
+    finder = _cached_finder(()) if finder is None else finder
+    if not isinstance(finder, Finder):
+        raise TypeError(f"finder must be a uts58.Finder, not {type(finder).__name__}")
+    loose = finder.with_options(file_extensions=(), file_names=False, bare_domains=True)
+    kept = {(link.start, link.end) for link in finder.find_links(text)}
+    out = []
+    for link in loose.find_links(text):
+        if (link.start, link.end) in kept or link.kind != "url" or link.scheme is not None:
+            continue
+        ascii_host = link.host.ascii
+        tld = ascii_host[ascii_host.rfind(".") + 1 :]
+        if not finder.bare_domains:
+            why: str | None = "a bare domain: this finder links only names with a scheme or www. (gfm)"
+        elif finder.file_names:
+            why = evidence(text, link.start, link.end, ascii_host, finder.file_extensions)
+        else:
+            why = f"file name or identifier: .{tld} is one of the finder's file_extensions"
+        out.append((link.text, why or "overlaps a link found"))
+    return out
 
 
 _PREFILTER = re.compile("[.@\u3002\uff0e\uff61]|://")
@@ -729,6 +864,7 @@ class _Scanner(Generic[_T]):
         "rules",
         "run_end",
         "run_pieces",
+        "escapes",
         "scan",
         "text",
     )
@@ -753,7 +889,10 @@ class _Scanner(Generic[_T]):
         self.run_pieces: Sequence[tuple[int, int]] = _NO_PIECES
         self.message_id_end = 0  # after the ">" of the last Message-ID (D55)
         self.link_end: Callable[[str, int, bool], int] | None = None  # (§3.5.1 by the kernels in use)
-        self.scan: Scan | bool | None = False  # (the C parts of the scan; False: not looked up yet)
+        # D100: terminal escape sequences are separators; the C scan knows
+        # none (a text with an ESC is scanned in Python alone).
+        self.escapes = "\x1b" in text
+        self.scan: Scan | bool | None = None if self.escapes else False  # (the C parts; False: not looked up yet)
         self.new_link: Callable[..., Link] | None = None  # (link_maker(), looked up when first needed)
 
     def links(self, urls: bool, emails: bool, first: re.Match[str] | None = None, pos: int = 0) -> Iterator[_T]:
@@ -803,6 +942,12 @@ class _Scanner(Generic[_T]):
         text = self.text
         path_start = self._port_end(host_end) if text[host_end : host_end + 1] == ":" else host_end
         end = (self.link_end or self._kernel())(text, path_start, False)
+        if self.finder.cjk_prose and end > path_start:
+            m = _CJK_CLAUSE_END.search(text, path_start, end)  # D102: "…/東京を見てください。メールは…"
+            if m is not None:
+                # (§3.5.1 again on the text that ends there: a closing quote
+                # or a Soft character before the punctuation stays outside)
+                end = (self.link_end or self._kernel())(text[: m.start()], path_start, False)
         return self.make(self, start, end, "url", scheme, host)
 
     def _kernel(self) -> Callable[[str, int, bool], int]:
@@ -849,8 +994,11 @@ class _Scanner(Generic[_T]):
         if ch.isspace():
             return False  # (the common case)
         if ch == "_":
-            # "pam_unix.so" is one identifier; "_example.com_" is emphasis.
-            return i >= 2 and self.text[i - 2].isalnum()
+            # "pam_unix.so" is one identifier, "…._openpgpkey.example.org" a DNS
+            # service label (D97); "_example.com_" is emphasis.
+            return i >= 2 and (self.text[i - 2].isalnum() or self.text[i - 2] == ".")
+        if self.escapes and _csi_before(self.text, i) == i:
+            return False  # D100: "\x1b[1m" ends with a letter, and is no word
         return ch in _GLUED_BEFORE or ch.isalnum() or unicodedata.category(ch)[0] == "M"
 
     def _clauses(self, s: int, e: int) -> list[tuple[int, int]]:
@@ -874,7 +1022,7 @@ class _Scanner(Generic[_T]):
                 s >= self.floor
                 and (name := text[s:at]).isascii()  # (U+212A lowercases to "k": a URL parser takes no such scheme)
                 and name.lower() in self.finder.schemes
-                and (s == 0 or text[s - 1] not in _BEFORE_SCHEME)
+                and (s == 0 or text[s - 1] not in _BEFORE_SCHEME or (self.escapes and _csi_before(text, s) == s))
             ):
                 start = s
                 break
@@ -947,6 +1095,8 @@ class _Scanner(Generic[_T]):
                 self.run_end = e
                 return None, e
             r = run_start(self.finder._patterns.run_start, text, max(pos, self.floor), at)
+            if self.escapes:
+                r = max(r, _csi_before(text, at))  # D100: "\x1b[1mwww.example.com" starts at "www"
             pieces = self._clauses(r, e)
             # (an uncut run had its last label checked just above, or kept by
             # a stop that cut nothing: D91 only saves the full check's time)
@@ -990,12 +1140,19 @@ class _Scanner(Generic[_T]):
             or (text[host_end] == "_" and host_end + 1 < len(text) and text[host_end + 1].isalnum())
         ):
             return None  # D51: "stat.st_size", "user.name=Jane": the word goes on
-        if (
-            ascii_host[ascii_host.rfind(".") + 1 :] in self.finder.file_extensions
-            and not ascii_host.startswith("www.")
-            and text[host_end : host_end + 1] != "/"
-        ):
-            return None  # D56: "configure.ac", "network.target": a file, not a site
+        finder = self.finder
+        if not ascii_host.startswith("www.") and text[host_end : host_end + 1] != "/" and (
+            # D97: a bare name, with no path or port to show it is a host:
+            # is it a file, an identifier, a newsgroup? ("main.py", "README.md")
+            not finder.bare_domains
+            or (finder.file_names and evidence(text, s, host_end, ascii_host, finder.file_extensions) is not None)
+            or (
+                not finder.file_names
+                and ascii_host[ascii_host.rfind(".") + 1 :] in finder.file_extensions
+                and not multi_label_suffix(ascii_host)
+            )
+        ) and self._port_end(host_end) == host_end:
+            return None
         return self._url(s, host_end, self.hosts(unicode_host, ascii_host, "domain"), None)
 
     def _bare_ipv4(self, s: int, b: int) -> _T | None:
@@ -1017,6 +1174,10 @@ class _Scanner(Generic[_T]):
         text = self.text
         e = self._clauses(at + 1, self._run_end(at + 1))[0][1]
         start = _find_email_start(text, at, self.props)
+        if start is not None:
+            start = self._ident_start(start, at)
+            if start is not None and self.finder.cjk_prose:
+                start = _after_cjk(text, start, at)  # D102: "メールはtaro@example.jp"
         scheme = None
         if start is not None and start >= self.floor:
             scheme = text[start : start + 6] if text[start : start + 7].lower() == "mailto:" else None
@@ -1035,10 +1196,39 @@ class _Scanner(Generic[_T]):
             # UTS #58 §5 test data: an invalid local-part skips the domain too.
             self.floor = host_end
             return None, host_end
-        if scheme is None and self._path_after(host_end):
-            self.floor = host_end  # D55: an scp or git target ("git@example.com:org/repo.git")
+        if scheme is None and (self._path_after(host_end) or _REMOTE_LOGIN.search(text, max(0, start - 40), start)):
+            # D55: an scp or git target ("git@example.com:org/repo.git"); D99: an
+            # ssh login ("ssh user@host 'id'")
+            self.floor = host_end
+            return None, host_end
+        if "*" in text[start:at]:
+            self.floor = host_end  # D99: an IRC ban mask ("*!*@g3.pl"), no mailbox
+            return None, host_end
+        if scheme is None and (
+            (start > 0 and text[start - 1] == "<" and message_id(text[start:at], ascii_host))
+            or message_id_unbracketed(text[start:at])
+        ):
+            self.floor = host_end  # D98: "-- Larry Wall in <199710161841.LAA13208@wall.org>"
             return None, host_end
         return self._link(start, host_end, "email", scheme, self.hosts(unicode_host, ascii_host, "domain")), host_end
+
+    def _ident_start(self, start: int, at: int) -> int | None:
+        """Where the address of the local-part ``text[start:at]`` starts, as
+        a reader sees it (D99): after a terminal escape sequence (D100);
+        after the nick of an IRC ``nick!ident@host``; after the ``~ ^ + =``
+        an IRC server puts before an ident (``~user@host``), and a ``-``
+        there after ``!``, ``(`` or ``[``.  None when nothing is left."""
+        text = self.text
+        if self.escapes:
+            start = max(start, _csi_before(text, at))
+        bang = text.rfind("!", start, at)
+        if bang >= 0:
+            start = bang + 1
+        if start < at and (
+            text[start] in _IDENT_MARKS or (text[start] == "-" and start > 0 and text[start - 1] in "!([")
+        ):
+            start += 1
+        return start if start < at else None
 
     def _scheme_before(self, start: int) -> bool:
         """``text[:start]`` ends with ``scheme:`` glued to the local-part."""
@@ -1079,6 +1269,25 @@ class _Scanner(Generic[_T]):
 
 
 _LOCALHOST = _host("localhost", "localhost", "localhost")
+# D99: a remote-login command before an address: a login, not a mailbox.
+_REMOTE_LOGIN = re.compile(r"(?:^|[\s\"'`(])(?:ssh|slogin|sftp|scp|mosh|rsync)\s+(?:-\S+\s+(?:\S+\s+)?)*\Z")
+# D99: what IRC servers write before an ident ("nick!~user@host").
+_IDENT_MARKS = frozenset("~^+=")
+# D100: an ECMA-48 control sequence (CSI: ESC "[", parameters, intermediates,
+# a final byte): terminal colours, "\x1b[0;36m".
+_CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def _csi_before(text: str, i: int) -> int:
+    """The end of the last control sequence that starts in the 32
+    characters before ``i`` and ends at ``i`` or before it, or 0: a link
+    found to start before that end starts there ("\x1b[0;36mhttps://…" at
+    "https", not at the final "m")."""
+    k = text.rfind("\x1b", max(0, i - 32), i)
+    if k < 0:
+        return 0
+    m = _CSI.match(text, k, i)
+    return m.end() if m is not None else 0
 
 
 def _schemed_kind(ascii_host: str) -> HostKind:

@@ -41,7 +41,8 @@ __all__ = [
     "run_start",
 ]
 
-# D56: TLDs that in technical text are far more often a file extension, a
+# D56 (superseded by D97, kept as the "technical" preset of Finder): TLDs that
+# in technical text are far more often a file extension, a
 # unit or configuration suffix or a field name than a website: on 59 MB of
 # Debian documentation, manual pages and changelogs in 32 languages
 # (bench/realtext.py), over 95 % of their two-label names without a scheme
@@ -253,7 +254,8 @@ class DomainRules:
         for cut in (name, name[:stop] if stop > 0 else ""):
             last = max(cut.rfind(c) for c in LABEL_SEPARATORS) + 1
             m = _LEADING_LETTERS.match(cut, last)
-            if m is not None and m.end() < len(cut) and not cut[m.end()].isascii():
+            if m is not None and m.end() < len(cut) and not cut[m.end()].isascii() and not _latin(cut[m.end()]):
+                # (a Latin letter goes on the word: "3.cośtam" is no "3.co", D97)
                 cut = cut[: m.end()]
             if cut and cut != name:
                 ascii_name = self.check(cut, any_tld=schemed)
@@ -278,6 +280,12 @@ def domain_rules(tlds: frozenset[str], unicode_version: str) -> DomainRules:
 
 _LEADING_LETTERS = re.compile("[A-Za-z]+")
 _PATH_START = "/?#"
+
+
+def _latin(ch: str) -> bool:
+    """A letter of the Latin script beyond ASCII (Latin-1, Extended-A/B,
+    Extended Additional): it continues an ASCII word, it starts no new one."""
+    return "\u00c0" <= ch <= "\u024f" or "\u1e00" <= ch <= "\u1eff"
 
 
 def host_span(

@@ -50,7 +50,13 @@ _CONTROL_OR_SPACE = re.compile("[\x00-\x20\x7f\ud800-\udfff]")
 class LinkifyOptions(DetectionOptions, total=False):
     """The detection options :func:`linkify` takes as keyword arguments
     (those of :class:`uts58.Finder` but ``urls`` and ``emails``, which
-    ``kinds`` says, and ``file_extensions``, which the policy's are)."""
+    ``kinds`` says), and ``preset`` (:meth:`uts58.Finder.preset`)."""
+
+    file_extensions: Iterable[str] | None
+    file_names: bool
+    bare_domains: bool
+    cjk_prose: bool
+    preset: str
 
 
 _OPTION_NAMES = frozenset(LinkifyOptions.__annotations__)
@@ -62,15 +68,30 @@ _OWN_NAMES = frozenset(
 
 def linkify_finder(finder: object, options: Mapping[str, Any], policy: Policy, caller: str = "linkify") -> Finder:
     """The Finder of :func:`linkify` and the adapters: ``finder``, or one
-    made of the keyword ``options`` (:class:`LinkifyOptions`) with the
-    policy's ``file_extensions`` (as linkify has always passed them to
-    detection, D27).  Both at once is an OptionError (D62)."""
+    made of the keyword ``options`` (:class:`LinkifyOptions`), with the
+    policy's ``file_extensions`` when it has its own (D27, D97).  A finder
+    and options at once is an OptionError (D62), and so is
+    ``file_extensions`` both in the options and in the policy."""
     for name in options:
         if name not in _OPTION_NAMES:
             raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
     if finder is None:
-        return finder_for({**options, "file_extensions": policy.file_extensions}, caller)
+        return finder_for(with_policy_extensions(options, policy, caller), caller)
     return resolve_finder(finder, options, caller)
+
+
+def with_policy_extensions(options: Mapping[str, Any], policy: Policy, caller: str) -> Mapping[str, Any]:
+    """Detection options with the policy's ``file_extensions`` when it has
+    its own (D97: one switch; the same list detects and checks).  Both
+    there and in ``options`` is an OptionError naming the option."""
+    if policy.file_extensions is None:
+        return options
+    if "file_extensions" in options:
+        raise OptionError(
+            f"file_extensions: given to {caller}() and in its policy; give one (Policy(file_extensions=None) "
+            "leaves them to detection)"
+        )
+    return {**options, "file_extensions": policy.file_extensions}
 
 
 def split_options(options: Mapping[str, Any], caller: str) -> tuple[dict[str, Any], Finder]:

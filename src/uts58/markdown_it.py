@@ -37,9 +37,10 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from ._checks import check_str
 from ._linkify_it import LinkifyItMatch
 from ._rawhtml import RawHtml
-from .detection import Finder, Link, prefilter, resolve_finder
+from .detection import Finder, Link, finder_for, prefilter, resolve_finder
 from .errors import OptionError
 from .hosts import normalize_tlds
+from .linkifier import with_policy_extensions
 from .security import Policy, admitted, escape_bidi_controls
 
 if sys.version_info >= (3, 11):
@@ -69,6 +70,11 @@ class LinkifyItOptions(TypedDict, total=False):
     urls: bool
     emails: bool
     unicode_version: str
+    preset: str  # Finder.preset: "gfm" for GitHub's autolinks (D97)
+    file_extensions: Iterable[str] | None
+    file_names: bool
+    bare_domains: bool
+    cjk_prose: bool
 
 
 _OPTION_NAMES = frozenset(LinkifyItOptions.__annotations__)
@@ -128,10 +134,13 @@ class Linkify:
         for name in options:
             if name not in _OPTION_NAMES:
                 raise TypeError(f"Linkify() got an unexpected keyword argument {name!r}")
-        # Without a finder, detection leaves out the policy's file extensions (D27).
+        # Without a finder, detection takes the policy's file extensions if it
+        # has its own (D27, D97).
         self._follow_policy = finder is None
         if finder is None:
-            self._finder = Finder(**options, file_extensions=self._policy.file_extensions)
+            # (the file extensions of the options alone, for a policy without its own)
+            self._own_extensions = finder_for(options, "Linkify").file_extensions
+            self._finder = finder_for(with_policy_extensions(options, self._policy, "Linkify"), "Linkify")
         else:
             self._finder = resolve_finder(finder, options, "Linkify")
         self._fuzzy_email = True
@@ -154,7 +163,8 @@ class Linkify:
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
         self._policy = policy
         if self._follow_policy:
-            self._finder = self._finder.with_options(file_extensions=policy.file_extensions)
+            own = policy.file_extensions
+            self._finder = self._finder.with_options(file_extensions=self._own_extensions if own is None else own)
         self._changed()
 
     @property

@@ -53,9 +53,11 @@ BIDI_CONTROL = "bidi-control"
 FILE_EXTENSION = "file-extension"
 TOO_LONG = "too-long"
 
-# TLDs that are also common file extensions in technical text: a bare
-# "helpers.py" is far more often a file than the Paraguayan site (D27, D56).
-DEFAULT_FILE_EXTENSIONS = FILE_EXTENSION_TLDS
+# D97: the policy leaves file names to detection (Finder's file_extensions
+# and file_names) unless it is given a list of its own; the D56 list, for a
+# policy that wants technical text's stricter rule.
+DEFAULT_FILE_EXTENSIONS: frozenset[str] | None = None
+TECHNICAL_FILE_EXTENSIONS = FILE_EXTENSION_TLDS
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,11 @@ class Policy:
       all ASCII (``раураl`` looks like ``paypal``).
     * ``bidi``: a Bidi_Control character in the link: ``"reject"`` the link,
       ``"escape"`` it in the display form, or ``"allow"``.
-    * ``file_extensions``: TLDs rejected for links written without a scheme
-      and without ``www.`` (``helpers.py``, ``README.md``).
+    * ``file_extensions``: None (the default): file names are detection's
+      to decide (:class:`uts58.Finder`'s ``file_extensions`` and
+      ``file_names``, D97), and the policy checks none.  A set of TLDs:
+      links written without a scheme, ``www.`` or a path under them are
+      rejected (``helpers.py``), and :func:`uts58.linkify` detects with them.
     * ``cjk_boundary``: move the start of a scheme-less domain to the last
       change between ideographic/complex-context and other characters
       (``ウェブサイトはexample.com`` links ``example.com``); off by default
@@ -102,13 +107,14 @@ class Policy:
     restriction: Literal["highly", "moderately"] | None = "moderately"
     confusables: bool = True
     bidi: Literal["reject", "escape", "allow"] = "escape"
-    file_extensions: frozenset[str] = field(default=DEFAULT_FILE_EXTENSIONS)
+    file_extensions: frozenset[str] | None = field(default=DEFAULT_FILE_EXTENSIONS)
     cjk_boundary: bool = False
     max_url_length: int | None = 2048
     max_email_length: int | None = 254  # RFC 5321 §4.5.3.1.3 path limit
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "file_extensions", file_extension_set(self.file_extensions))
+        if self.file_extensions is not None:
+            object.__setattr__(self, "file_extensions", file_extension_set(self.file_extensions))
         if self.restriction not in ("highly", "moderately", None):
             raise OptionError(f"restriction must be 'highly', 'moderately' or None, not {self.restriction!r}")
         if self.bidi not in ("reject", "escape", "allow"):
@@ -126,7 +132,10 @@ class Policy:
 
     @classmethod
     def none(cls) -> Policy:
-        """No check: every detected link is kept (Bidi controls allowed)."""
+        """No check: every detected link is kept (Bidi controls allowed), and
+        linkify detects with no ``file_extensions`` list (``helpers.py`` is
+        linked; names the text shows to be files, ``README.md``, are not:
+        that is the finder's ``file_names``, D97)."""
         return cls(
             identifier_status=False,
             restriction=None,
@@ -269,8 +278,8 @@ def check_link(link: Link, policy: Policy | None = None) -> list[Reason]:
     an empty list means the link passes.
 
     >>> from uts58 import find_links
-    >>> [str(r) for r in check_link(next(find_links("helpers.py", file_extensions=())))]
-    ['file-extension: TLD .py is a common file extension; write a scheme, www. or a path to link it']
+    >>> [r.code for r in check_link(next(find_links("раураl.com")))]
+    ['mixed-script', 'confusable']
     """
     if not isinstance(link, Link):
         raise TypeError(f"link must be a uts58.Link, not {type(link).__name__}")
@@ -312,6 +321,7 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
     if (
         link.kind == "url"
         and link.scheme is None
+        and policy.file_extensions is not None
         and tld in policy.file_extensions
         and not host.lower().startswith("www.")
         and "/" not in link.text  # a path is evidence too (D56)
@@ -352,7 +362,7 @@ def _redetector(scheme: str | None, version: str) -> Finder | None:
     ``scheme`` alone; None for a scheme no finder takes (``javascript``,
     ``file``, … or not scheme syntax).  It leaves file extensions to the
     policy (``Policy.file_extensions`` checks them, with its own reason)."""
-    finder = Finder(unicode_version=version, file_extensions=())
+    finder = Finder(unicode_version=version, file_extensions=(), file_names=False)
     if scheme is None:
         return finder
     try:

@@ -44,8 +44,9 @@ from .security import Policy
 __all__ = ["django_filter", "install", "linkify_filter", "mark_safe", "parse_argument"]
 
 _POLICIES = {"default": Policy.default(), "strict": Policy.strict(), "none": Policy.none()}
-# The five names the compact Django argument knows; any other name is an attribute of the links.
-_KEYWORDS = frozenset({"rel", "target", "policy", "kinds", "format"})
+# The names the compact Django argument knows; any other name is an attribute
+# of the links.  ("preset": Finder.preset, D97: "preset=gfm", "preset=technical".)
+_KEYWORDS = frozenset({"rel", "target", "policy", "kinds", "format", "preset"})
 # An anchor in linkify's HTML: its attribute values and text are escaped, so
 # "<" occurs only where an anchor opens or closes.
 _ANCHOR = re.compile(r"(<a [^<]*</a>)")
@@ -170,7 +171,8 @@ def parse_argument(arg: str) -> dict[str, Any]:
     """The options in the compact argument of the Django filter.
 
     Items are separated by commas; ``name=value`` sets ``rel``, ``target``,
-    ``policy``, ``kinds`` (``url``, ``email`` or ``url email``) or ``format``,
+    ``policy``, ``kinds`` (``url``, ``email`` or ``url email``), ``format``
+    or ``preset`` (``technical``, ``gfm``, ``all``: :meth:`uts58.Finder.preset`),
     and any other name an attribute of the links (not ``on…``, ``href``,
     ``style``); a bare word is added to ``rel``.
 

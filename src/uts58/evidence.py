@@ -1,0 +1,273 @@
+"""Is a bare name a host or a file?  What the text shows decides (D97).
+
+A name written without a scheme, ``www.`` or a path (``onet.pl``,
+``README.md``, ``config.h.in``) is a domain to UTS #58 when its last label
+is a TLD; the standard leaves which of them to link to the implementation
+(§2, §3.2).  D56 refused every two-label name under 45 TLDs that are also
+file extensions; that gave technical text its precision and took away
+``onet.pl``, ``flipkart.in`` and ``jane.dev`` from everyone else.  D97
+keeps a short list of TLDs that are files or identifiers in every genre
+(:data:`CODE_TLDS`: ``main.py``, ``network.target``, ``user.name``) and
+judges a name under any other TLD by the evidence the text shows.
+
+>>> evidence("see README.md", 4, 13, "readme.md")
+'file name: upper-case letters under .md, a TLD that is also a file extension'
+>>> evidence("Polska: onet.pl", 8, 15, "onet.pl") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .hosts import LABEL_SEPARATORS, _icann_psl
+
+__all__ = [
+    "CODE_TLDS",
+    "EXTENSION_TLDS",
+    "FILE_EXTENSIONS",
+    "evidence",
+    "message_id",
+    "message_id_unbracketed",
+    "multi_label_suffix",
+]
+
+# D97: TLDs whose bare two-label names are files, code identifiers or unit
+# names in technical text AND in everyday writing: a name under them needs
+# a scheme, "www.", a path or a public suffix of more than one label
+# ("com.py") to be linked.
+CODE_TLDS = frozenset(
+    "arpa auto build cf data email events gold group link man map mk mo mov name network new pid pm property "
+    "py rs services sh tab target ts vc zip".split()
+)
+# D97: TLDs that are common file extensions too, and real country or
+# generic domains people write every day (onet.pl, flipkart.in, point.md,
+# news.am, hiiraan.so, jane.dev): a name under them is linked unless it
+# shows it is a file (upper case, an extension before the TLD, a one-letter
+# label, a library or build-file name, a man page, code quotes).
+EXTENSION_TLDS = frozenset("ac am cc dev in info la md ml pl ps so".split())
+# Extensions that, before one of the TLDs above, make the name a file
+# ("foo.pc.in", "po4a.cfg.in", "config.h.in", "x.tar.gz").
+FILE_EXTENSIONS = frozenset(
+    "c h cc cpp hpp pc cfg conf config cmake map java js json ini xml html htm txt tmpl template spec doxygen "
+    "postinst postrm preinst prerm service socket desktop local tar gz bz2 xz po pot mo sh py pl in am ac "
+    "md rst texi info man so la mk aux dvi log tex pdf ps eps png jpg gif o a out bak old orig diff patch".split()
+)
+# Build and library conventions: "configure.ac", "autogen.sh", "ld.so",
+# "libc.so", "libfoo.la".
+_BUILD_STEMS = frozenset("configure autogen bootstrap ltmain aclocal ld ld-linux makefile gnumakefile".split())
+# The stems of example and test files ("edit test.pl", "main.cc", "foo.so").
+_FILE_STEMS = frozenset("test tests main index setup install config script example sample foo bar baz demo tmp".split())
+_LIBRARY_TLDS = frozenset(("so", "la"))
+# Usenet hierarchies: "sci.space", "rec.sport.hockey", "pl.comp.os.linux".
+_USENET = frozenset("alt comp humanities misc rec sci soc talk net".split())
+_GENERIC = frozenset("com net org edu gov mil int".split())
+_WORD_BEFORE = re.compile(r"(\S+)\s+\Z")
+# syslog selectors: "kern.info", "mail.info" (a facility and a priority).
+_SYSLOG_FACILITIES = frozenset(
+    "auth authpriv cron daemon ftp kern lpr mail news security syslog user uucp local0 local1 local2 local3 "
+    "local4 local5 local6 local7".split()
+)
+# Interpreters, compilers and tools whose arguments are files wherever they
+# are on a line ("perl -c script.pl", "gcc -o x x.cc"); words that are also
+# prose words ("make", "cat", "less") count only first on a line (_SHELL_LINE).
+_COMMAND_BEFORE = re.compile(
+    r"(?:^|[\s\"'`“‘(])(?:perl|perlcc|python3?|ruby|php|g\+\+|gcc|clang|gdb|ldd|valgrind|strace|nm|objdump|"
+    r"gs|dvips|pdflatex|gunzip|gzip|chmod|sudo|bash|zsh|llvm-[a-z-]+)\s(?:[^\s]*\s)*\Z"
+)
+# A line of shell: a prompt or a command that takes file names first on it.
+_SHELL_LINE = re.compile(
+    r"\s*(?:[$#%>]\s+)?(?:sudo\s+)?(?:g\+\+|gcc|cc|clang|make|perl|python3?|sh|bash|zsh|cp|mv|rm|ln|cat|less|more|"
+    r"vi|vim|emacs|nano|chmod|chown|tar|gzip|gunzip|latex|pdflatex|dvips|gv|lpr|ls|diff|patch|grep|sed|awk|"
+    r"ld|ldd|strip|nm|objdump|install|source|\.)\s"
+)
+_CONTEXT = 200  # characters on each side where a name's siblings are looked for
+# A file name of an extension that is no TLD, or a man page, on the line
+# ("Add fdl.texi and texi2pod.pl", "as.info and as.1").
+_FILE_ON_LINE = re.compile(
+    r"(?<![\w.-])(?:[\w-]+\.(?:c|h|cpp|hpp|cxx|texi|txt|html?|xml|json|ya?ml|conf|cfg|ini|tex|dvi|log|diff|patch|o|"
+    r"gz|bz2|xz|tar)|[A-Za-z][A-Za-z-]*\.[1-9])(?![\w-]|\.\w)"  # (a man page's stem has no digit: "v1.2" is a version)
+)
+# The noun a file name is written with ("the docbook.am makefile", "newest.pl script").
+_FILE_NOUN = re.compile(r"\s+(?:file|files|script|scripts|module|library|package|makefile|template)\b")
+# The domain of an address written with "at" ("<stbuehler at web.de>",
+# "yalcink01 (at) yahoo.com"): the rest of an address, not a site.
+_AT_BEFORE = re.compile(r"(?:[(\[{]at[)\]}]|<[^\s<>@]+\s+at)\s+\Z", re.IGNORECASE)
+# A file a program loads ("require 'syscall.ph'", "do 'stat.pl'", "#include \"x.h\"").
+_LOADED = re.compile(r"\b(?:require|include|import|use|do|load|source)\s*\(?\s*[\"'<]\Z")
+# "git config [--global] alias.co checkout": a configuration key.
+_GIT_CONFIG = re.compile(r"git\s+config(?:\s+-\S+)*\s+\Z")
+# Reverse-DNS names ("…b.e.f.f.3.ip6.int", "1.168.192.in-addr.arpa").
+_REVERSE_DNS = (".ip6.int", ".ip6.arpa", ".in-addr.arpa")
+# Network tools' output: a host name, then its address in parentheses
+# (traceroute's hops, "PING host (192.0.2.1)").
+_ADDRESS_AFTER = re.compile(r" \((?:[0-9]{1,3}\.){3}[0-9]{1,3}\)")
+
+
+@lru_cache(maxsize=4096)
+def multi_label_suffix(ascii_host: str) -> bool:
+    """Whether the public suffix of ``ascii_host`` has more than one label
+    (``co.in``, ``org.pl``, ``com.py``): no file name has one."""
+    suffix = _icann_psl().publicsuffix(ascii_host)
+    return suffix is not None and "." in suffix
+
+
+def evidence(
+    text: str,
+    s: int,
+    e: int,
+    ascii_host: str,
+    code_tlds: frozenset[str] = CODE_TLDS,
+    extension_tlds: frozenset[str] = EXTENSION_TLDS,
+) -> str | None:
+    """Why ``text[s:e]``, a bare name (no scheme, no ``www.``, no path or
+    port after it) whose A-label form is ``ascii_host``, is a file name,
+    an identifier, a newsgroup or an abbreviation and not a host; None
+    when nothing in the text says so (D97)."""
+    written = text[s:e]
+    labels = re.split("[" + LABEL_SEPARATORS + "]", written)
+    tld = ascii_host[ascii_host.rfind(".") + 1 :]
+    if "_" in written:
+        return "file name: a host name has no '_'"
+    first = labels[0].lower()
+    if len(labels) == 2 and len(labels[0]) == 1 and len(tld) == 2 and labels[0].isalpha():
+        return "abbreviation: one letter and a country code ('a.de C.')"
+    if len(labels) == 2 and len(labels[0]) <= 2 and labels[0].isdigit():
+        return "a number or a date: one or two digits before the dot ('21.VI', '3.co')"
+    if len(labels) == 2 and labels[0].islower() and labels[1][:1].isupper() and labels[1][1:].islower():
+        return "code: a member written with a capital after a lower-case name ('rst.Open')"
+    last = labels[-1]
+    if any(c.isupper() for c in last) and any(c.islower() for c in last) and not last.istitle():
+        return "a placeholder or code: a TLD in mixed case ('MMmSS.DDs')"
+    if ascii_host.endswith(_REVERSE_DNS):
+        return "a reverse-DNS name"
+    if s and text[s - 1] == "*" and text[e : e + 1] != "*":
+        return "a wildcard pattern ('*ppp.example.net')"  # ("*example.com*" is emphasis)
+    if _GIT_CONFIG.search(text, max(0, s - 60), s):
+        return "code: a configuration key (git config)"
+    if _AT_BEFORE.search(text, max(0, s - 80), s):
+        return "the domain of an address written with 'at' ('<jane at example.org>')"
+    if _LOADED.search(text, max(0, s - 20), s):
+        return "code: a file a program loads ('require \\'syscall.ph\\'')"
+    if text[e : e + 2] == ":/" and text[e + 2 : e + 3] != "/":
+        return "a remote path (scp, rsync, NFS: 'example.com:/srv/svn')"
+    if _ADDRESS_AFTER.match(text, e):
+        return "network tool output: a host name followed by its address"
+    if len(labels) >= 2 and (
+        first in _USENET and tld not in _GENERIC or (len(labels) >= 3 and len(first) == 2 and labels[1] in _USENET)
+    ):
+        return "newsgroup name"
+    if tld in code_tlds:
+        if not multi_label_suffix(ascii_host):
+            return f"file name or identifier: .{tld} names are files or code far more often than sites"
+        return None
+    if tld not in extension_tlds or multi_label_suffix(ascii_host):
+        return None
+    why = f" under .{tld}, a TLD that is also a file extension"
+    name = labels[0]
+    if (len(name) > 1 and name.isupper()) or (labels[-1] != labels[-1].lower() and name != name.upper()):
+        # ("README.md", "Makefile.PL"; not "Microsoft.pl", "BusinessOnline.pl")
+        return "file name: upper-case letters" + why
+    if any(len(label) == 1 or label.isdigit() for label in labels):
+        return "file name: a one-character or numeric label" + why
+    if len(labels) >= 3 and labels[-2].lower() in FILE_EXTENSIONS:
+        return f"file name: .{labels[-2].lower()} before the TLD" + why
+    if first in _BUILD_STEMS or (tld in _LIBRARY_TLDS and first.startswith("lib")):
+        return "file name: a build or library file" + why
+    if len(labels) == 2 and first in _FILE_STEMS:
+        return "file name: the stem of an example or test file" + why
+    if tld == "info" and len(labels) == 2 and first in _SYSLOG_FACILITIES:
+        return "a syslog selector (facility.priority)"
+    after = text[e : e + 1]
+    before = text[s - 1 : s] if s else ""
+    if after == "(" or "`" in (before, after):
+        return "file name: a man page or code" + why
+    m = _WORD_BEFORE.search(text, max(0, s - 16), s)
+    if m is not None and m.group(1).lower().rstrip(":") == "file":
+        return "file name: named as a file" + why
+    if _changelog_entry(text, s, e):
+        return "file name: a change-log entry" + why
+    line_start = text.rfind("\n", max(0, s - _CONTEXT), s) + 1
+    if (_SHELL_LINE.match(text, line_start) and line_start < s) or _COMMAND_BEFORE.search(
+        text, max(line_start, s - 80), s
+    ):
+        return "file name: an argument of a command" + why
+    if _siblings(text, s, e, written):
+        return "file name: written with a path or another extension nearby" + why
+    if _FILE_NOUN.match(text, e):
+        return "file name: named as a file, script or module" + why
+    line_end = text.find("\n", e, e + _CONTEXT)
+    if _FILE_ON_LINE.search(text, line_start, e + _CONTEXT if line_end < 0 else line_end):
+        return "file name: among file names on its line" + why
+    return None
+
+
+def _siblings(text: str, s: int, e: int, written: str) -> bool:
+    """The name after a ``/`` nearby (``library/prolog.ps … prolog.ps``),
+    or its stem with another extension (``bapper.dvi bapper.ps``)."""
+    lo, hi = max(0, s - _CONTEXT), min(len(text), e + _CONTEXT)
+    window = text[lo:hi]
+    if "/" + written in window:
+        return True
+    stem = re.escape(written[: written.rfind(".") + 1])
+    for m in re.finditer(r"(?<![\w.-])" + stem + r"(\w+)(?![\w-]|\.\w)", window):
+        if lo + m.start() != s and m.group(1).lower() in FILE_EXTENSIONS:
+            return True
+    return False
+
+
+def _changelog_entry(text: str, s: int, e: int) -> bool:
+    """``* configure.ac, zgrep.in: Fix …``: names, then ``:``, first on a
+    line after an optional bullet (the GNU ChangeLog form)."""
+    line_start = text.rfind("\n", max(0, s - _CONTEXT), s) + 1
+    head = text[line_start:s].strip()
+    if head[:1] not in ("*", "-", "+"):
+        return False
+    # (only file names before it: "* gunzip.in, gzexe.in, zcat.in (usage):")
+    words = head[1:].replace(",", " ").split()
+    if not words:
+        return text[e : e + 1] in (":", ",") or text[e : e + 2] == " ("
+    return all("." in word or "/" in word or word.startswith("(") for word in words)
+
+
+# D98: the local-part of a Message-ID (RFC 5322 §3.6.4) as mail and news
+# software writes it: a date and a queue id ("199710161841.LAA13208"), a
+# date and a counter ("1994Apr6.184419.3687"), hex stamps
+# ("3C8E1234.5060708"), "$" ("8cceb9$1@…"), Pine's "Pine.LNX.4.44.…".
+_MESSAGE_ID_LOCAL = re.compile(
+    r"[0-9]{6,}[.$]|[0-9]{4}[A-Za-z]{3}[0-9]{1,2}\.[0-9]|[0-9A-Fa-f]{8}\.[0-9A-Fa-f]{4,}\Z|[^@]*\$|Pine\.[A-Z]{3}\."
+)
+
+
+# A Message-ID shape so specific that it needs no "<" ("20200119135241.GA4970@gmail.com",
+# Mutt's date and time then a counter).
+_MESSAGE_ID_BARE = re.compile(r"[0-9]{12,}\.[A-Za-z0-9]+\Z")
+
+
+def message_id_unbracketed(local: str) -> bool:
+    """Whether a local-part written without ``<`` is a Message-ID all the
+    same: twelve digits or more (a date and time) then ``.`` and a counter."""
+    return _MESSAGE_ID_BARE.match(local) is not None
+
+
+def message_id(local: str, ascii_domain: str) -> bool:
+    """Whether ``<local@domain>`` is a Message-ID, not a mailbox, from its
+    shape alone (D98): the serial shapes above, a local-part with eight
+    digits or more and a ``.``, or only digits at a machine's name (more
+    labels than the registrable domain: ``<7874@jpl-devvax.jpl.nasa.gov>``,
+    where a numeric mailbox is at a provider: ``<12345678@qq.com>``).
+
+    >>> message_id("199710161841.LAA13208", "wall.org"), message_id("jane.doe", "example.com")
+    (True, False)
+    >>> message_id("7874", "jpl-devvax.jpl.nasa.gov"), message_id("12345678", "qq.com")
+    (True, False)
+    """
+    if _MESSAGE_ID_LOCAL.match(local):
+        return True
+    digits = sum(c.isdigit() for c in local)
+    if digits >= 8 and "." in local:
+        return True
+    if local.isdigit():
+        return _icann_psl().privatesuffix(ascii_domain) not in (None, ascii_domain)
+    return False

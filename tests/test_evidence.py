@@ -1,0 +1,299 @@
+"""Issue 22: everyday writing.  Bare names judged by what the text shows
+(D97), Message-IDs by their shape (D98), IRC idents and remote logins
+(D99), terminal escape sequences (D100); one switch everywhere.
+
+The lines are real text: from the everyday-writing corpus (IRC, Usenet and
+mail quoted in Debian's fortune files) and the technical one (Debian's
+change logs, manuals and info files), bench/precision/README.md."""
+
+from __future__ import annotations
+
+import pickle
+import re
+
+import pytest
+from markdown_it import MarkdownIt
+
+import uts58
+import uts58.markdown_it
+from uts58 import Finder, OptionError, Policy, find_links, linkify
+from uts58 import cli as cli_module
+from uts58.detection import PRESETS, why_not
+from uts58.evidence import CODE_TLDS, EXTENSION_TLDS, evidence, message_id, multi_label_suffix
+from uts58.hosts import FILE_EXTENSION_TLDS
+
+
+def texts(text: str, **options: object) -> list[str]:
+    return [link.text for link in find_links(text, **options)]  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- D97
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the issue's table: what every peer links, and so must we
+        ("Polska: onet.pl, wp.pl i interia.pl", ["onet.pl", "wp.pl", "interia.pl"]),
+        ("India: irctc.co.in, sbi.co.in, flipkart.in", ["irctc.co.in", "sbi.co.in", "flipkart.in"]),
+        (
+            "ftp.pld.org.pl, pkg.go.dev, jane.dev, point.md, news.am, hiiraan.so",
+            ["ftp.pld.org.pl", "pkg.go.dev", "jane.dev", "point.md", "news.am", "hiiraan.so"],
+        ),
+        # real lines of Polish IRC and mail
+        ("[19:34] <jack__> updek: archie.icm.edu.pl", ["archie.icm.edu.pl"]),
+        ("01:42:00 :     Server : warszawa.irc.pl [[194.145.96.67] Warsaw, Poland]", ["warszawa.irc.pl"]),
+        ("Pomagali ci goscie z czytelnia.jezus.pl ;)", ["czytelnia.jezus.pl"]),
+        ("                na Microsoft.pl.", ["Microsoft.pl"]),  # a company's site, capitalized
+        # a public suffix of more than one label is a domain under any TLD
+        ("see tienda.com.py", ["tienda.com.py"]),
+    ],
+)
+def test_domains_of_every_country_are_linked(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the issue's list of names that are not hosts
+        "README.md main.py config.h.in pam_unix.so #debian.pl alt.pl.comp.os.hacking",
+        # code TLDs: files and identifiers in every genre
+        "Edit network.target and user.name in setup.sh",
+        # upper case under a TLD that is also an extension; build and library files
+        "Makefile.PL, Makefile.am, CONTRIBUTING.md, configure.ac, autogen.sh, libc.so, ld.so",
+        # an extension before the TLD, a one-letter label
+        "libbsd.pc.in => src/libbsd.pc.in, po4a.cfg.in and config.h.in",
+        # a change-log entry (real lines of gzip's ChangeLog)
+        "* gunzip.in, gzexe.in, gzip.c, zcat.in, zdiff.in, zforce.in, zgrep.in:",
+        "* zgrep.in (with_filename): With -f FILE, if FILE is stdin or not",
+        # GNU info files, syslog selectors, man pages, command arguments, code quotes
+        "This is grep.info, produced by makeinfo version 6.8 from grep.texi.",
+        "File: find.info,  Node: Top",
+        "auth.notice;mail.info;news.info",
+        "see ld.so(8)",
+        "“perl -d:Trace script.pl” - Trace a Perl script",
+        "g++     const.cc   -o const",
+        "Actual build process builds `po4a.cfg` from `po4a.cfg.in`",
+        # siblings: the same stem with other extensions, or after a path
+        "bapper.aux bapper.dvi bapper.log bapper.ps bapper.tex",
+        " * library/prolog.ps:  prolog. Removed prolog.ps, which wasn't used and",
+        # newsgroups, abbreviations, numbers, dates, members, reverse DNS, tool output
+        "He is a big star, so post to sci.astro, and sci.space",
+        "  -- Joan Brewer on alt.destroy.microsoft",
+        "Liste pl.comp.os.linux und it.comp.software",
+        "  -- Esarhaddon. (Siglo VII a.de C.) Rey de Asiria.",
+        "21.V - 21.VI Merkury",
+        "      rst.Open sqlstring, Conn, 3, 3",
+        "3.0.0.0.b.e.5.0.e.e.0.8.e.f.f.3.ip6.int and 1.168.192.in-addr.arpa",
+        " 4  waw-do-kat.bptnet.pl (195.136.253.1)  44.592 ms  105.273 ms",
+        # a wildcard, a git configuration key, a file's noun, other files on the line
+        "Apr 14 20:12:24 <Eyck> jak banowali *ppp.tpnet.pl to sie nie odzywalem",
+        "    $ git config --global alias.co checkout",
+        "The docbook.am makefile hides all the details",
+        " * src-release (ETC_SUPPORT): Add fdl.texi and texi2pod.pl.",
+        "as.info and as.1 to disappear by explicitly calling make",
+    ],
+)
+def test_names_the_text_shows_to_be_no_host_are_not_linked(text: str) -> None:
+    assert texts(text) == [], text
+    for _, why in why_not(text):  # (each refused name has a reason; "#debian.pl" is D51's, no name)
+        assert why and why != "overlaps a link found"
+
+
+def test_emphasis_and_versions_are_no_evidence() -> None:
+    assert texts("*example.com* and *onet.pl*") == ["example.com", "onet.pl"]
+    assert texts("version v1.2 of onet.pl, python3.8 on wp.pl") == ["onet.pl", "wp.pl"]
+
+
+def test_a_latin_letter_goes_on_the_word() -> None:
+    # D22 ends an ASCII TLD before CJK letters; a Latin letter continues it
+    assert texts("16:43 <@aflinta> ech, /me jak kompilował QT 3.cośtam to miał") == []
+    assert texts("see example.com了解") == ["example.com"]
+
+
+def test_the_evidence_function() -> None:
+    assert evidence("see README.md", 4, 13, "readme.md") is not None
+    assert evidence("Polska: onet.pl", 8, 15, "onet.pl") is None
+    assert evidence("x main.py", 2, 9, "main.py") is not None
+    assert evidence("x main.py", 2, 9, "main.py", code_tlds=frozenset()) is None  # (not a code TLD: no evidence)
+    assert multi_label_suffix("irctc.co.in") and not multi_label_suffix("flipkart.in")
+    assert not CODE_TLDS & EXTENSION_TLDS and CODE_TLDS | EXTENSION_TLDS <= FILE_EXTENSION_TLDS
+
+
+def test_the_rules_hold_on_every_line_of_the_other_genre() -> None:
+    # A guard of the two genres: no domain of these lines (the issue's
+    # examples, written in prose) is refused, and no file name of these is linked.
+    prose = "Na onet.pl, wp.pl, interia.pl, gazeta.pl i allegro.pl; w Indiach flipkart.in i irctc.co.in."
+    assert len(texts(prose)) == 7
+    files = "configure.ac, Makefile.in, debian/rules.mk, ltmain.sh and libfoo.la"
+    assert texts(files) == []
+
+
+# ---------------------------------------------------------------- presets and the one switch
+
+
+def test_presets() -> None:
+    assert set(PRESETS) == {"technical", "gfm", "all"}
+    gfm = Finder.preset("gfm")
+    assert texts("www.a.com, b.com, c@d.com, https://e.com", finder=gfm) == ["www.a.com", "c@d.com", "https://e.com"]
+    assert texts("onet.pl", preset="technical") == [] and texts("README.md", preset="all") == ["README.md"]
+    assert Finder.preset("gfm", emails=False) == Finder(bare_domains=False, emails=False)
+    assert pickle.loads(pickle.dumps(gfm)) == gfm and repr(gfm) == "Finder(bare_domains=False)"
+    with pytest.raises(OptionError, match="preset"):
+        Finder.preset("github")
+    with pytest.raises(TypeError, match="name"):
+        Finder.preset(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'url'"):
+        Finder.preset("gfm", url=True)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="file_names must be bool"):
+        Finder(file_names=1)  # type: ignore[arg-type]
+
+
+def test_one_switch_in_every_entry_point() -> None:
+    text = "onet.pl helpers.py"
+    assert linkify(text).count("<a ") == 1
+    assert linkify(text, file_extensions=()).count("<a ") == 2  # (was a TypeError)
+    assert linkify(text, finder=Finder(file_extensions=())).count("<a ") == 2  # (was undone by the policy)
+    assert linkify(text, preset="technical").count("<a ") == 0
+    assert linkify("www.a.com b.com", preset="gfm").count("<a ") == 1
+    assert uts58.linkify_html(f"<p>{text}</p>", preset="technical").count("<a ") == 0
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin, preset="gfm")
+    assert md.render("see onet.pl and www.a.com").count("<a ") == 1
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin)
+    assert md.render(text).count("<a ") == 1
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    uts58.markdown_it.use(md, Policy(file_extensions={"pl"}))
+    assert md.render(text).count("<a ") == 1 and "helpers.py</a>" in md.render(text)
+    from uts58.templates import django_filter, linkify_filter, parse_argument
+
+    assert parse_argument("nofollow, preset=gfm") == {"preset": "gfm", "rel": "nofollow"}
+    assert django_filter("onet.pl www.a.com", "preset=gfm", autoescape=False).count("<a ") == 1
+    assert django_filter("onet.pl", "preset=technical", autoescape=False) == "onet.pl"
+    assert str(linkify_filter(text, preset="all")).count("<a ") == 2
+    with pytest.raises(OptionError, match="preset"):
+        linkify(text, preset="github")
+
+
+def test_cli_switches_and_reasons(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    def run(*argv: str) -> tuple[int, str]:
+        code = cli_module.main(list(argv))
+        return code, capsys.readouterr().out
+
+    code, out = run("check", "README.md", "onet.pl", "main.py", "sci.space")
+    assert code == 1
+    assert "README.md: not a link" in out and "  README.md: file name: upper-case letters" in out
+    assert "onet.pl: ok (url, href https://onet.pl/)" in out
+    assert "  main.py: file name or identifier: .py" in out and "  sci.space: newsgroup name" in out
+    code, out = run("check", "--preset", "technical", "onet.pl")
+    assert code == 1 and "onet.pl: file name or identifier: .pl" in out
+    code, out = run("check", "--file-extensions", "none", "main.py")
+    assert code == 0 and out.startswith("main.py: ok")
+    code, out = run("check", "--preset", "gfm", "onet.pl")
+    assert code == 1 and "scheme or www." in out
+    with pytest.raises(SystemExit):
+        run("detect", "--preset", "github", "-")
+    assert "invalid choice" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- D98
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "  -- Larry Wall in <199710161841.LAA13208@wall.org>",
+        "  -- Larry Wall in <1994Apr6.184419.3687@netlabs.com>",
+        "  -- Larry Wall in <7874@jpl-devvax.JPL.NASA.GOV>",
+        "  -- Larry Wall in <1992Jan10.201804.11926@netlabs.com",  # (a line cut before its ">")
+        "Nell'articolo <2267@speedy.mcnc.org>, spl@duck.ncsc.org (Steve Lamont)",
+        "     <20031104211846.GK13131@deadbeast.net> discussing",
+        "In article <3C8E1234.5060708@netscape.com> you wrote",
+        "References: <Pine.LNX.4.44.0201071234230.1234-100000@host.example.org>",
+    ],
+)
+def test_message_ids_are_not_addresses(line: str) -> None:
+    found = texts(line)
+    assert all("@" not in text or not re.search(r"[0-9]{4}", text.split("@")[0]) for text in found), found
+    assert not any(text.endswith(("wall.org", "netlabs.com", "deadbeast.net", "netscape.com")) for text in found)
+
+
+def test_message_id_shapes() -> None:
+    assert texts("Jan <12345678@qq.com>, <john.smith1985@gmail.com>") == [
+        "12345678@qq.com",
+        "john.smith1985@gmail.com",
+    ]
+    assert message_id("8cceb9$1@news.example.org", "news.example.org")
+    assert not message_id("u1234567", "anu.edu.au")
+
+
+# ---------------------------------------------------------------- D99
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("[nick(~user@host.pl)] hi", ["user@host.pl"]),
+        ("nick!~user@host.pl", ["user@host.pl"]),
+        ("[10:54.08] [ `CroW`!~rkwas@pd88.wloclawek.sdi.tpnet.pl ] skad stukasz ?", ["rkwas@pd88.wloclawek.sdi.tpnet.pl"]),
+        ("*** Join: x (^q84@linux.core.net.pl)", ["q84@linux.core.net.pl"]),
+        ("mail -john@example.com", ["-john@example.com"]),  # (a leading "-" kept where no IRC form shows)
+        ("Nov 09 16:52:06 <Verdan> 17:15    1 *!*@g3.pl: CRAP MSGS", []),  # a ban mask
+        ("<evilgirl> ssh opac@e3000.bs.katowice.pl 'id'", []),  # a login
+        ("ssh -p 2222 user@example.com and mail user@example.com", ["user@example.com"]),
+    ],
+)
+def test_irc_idents_and_logins(line: str, expected: list[str]) -> None:
+    assert texts(line) == expected
+
+
+# ---------------------------------------------------------------- D100
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("\x1b[0;36mhttps://www.debian.org/doc/\x1b[;m", ["https://www.debian.org/doc/"]),
+        ("\x1b[1mwww.debian.org\x1b[0m and \x1b[32mjoe@example.com\x1b[0m", ["www.debian.org", "joe@example.com"]),
+        ("x\x1b[1;31monet.pl\x1b[m", ["onet.pl"]),
+        ("mhttps://example.com/", []),  # (no escape: still another scheme)
+    ],
+)
+def test_terminal_escapes_are_separators(line: str, expected: list[str]) -> None:
+    assert texts(line) == expected
+    assert texts(line * 3) == expected * 3
+
+
+def test_terminal_escapes_in_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    from pathlib import Path
+
+    f = Path(str(tmp_path)) / "log.txt"
+    f.write_text("\x1b[0;36mhttps://www.debian.org/doc/\x1b[;m\n", encoding="utf-8")
+    assert cli_module.main(["detect", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "⸠https://www.debian.org/doc/⸡" in out and "⸠\x1b" not in out
+
+
+# ---------------------------------------------------------------- D102
+
+
+def test_cjk_prose_is_an_opt_in() -> None:
+    ja = "詳しくはhttps://ja.wikipedia.org/wiki/東京を見てください。メールはtaro@example.jpまで。"
+    assert texts(ja) == ["https://ja.wikipedia.org/wiki/東京を見てください。メールはtaro@example.jpまで"]  # §3.5.1
+    assert texts(ja, cjk_prose=True) == ["https://ja.wikipedia.org/wiki/東京を見てください", "taro@example.jp"]
+    zh = "例如 “http://deb.debian.org/debian/dists/unstable/Release”，内容如下。请将错误报告发送至bug-sed@gnu.org。"
+    assert texts(zh, cjk_prose=True) == ["http://deb.debian.org/debian/dists/unstable/Release", "bug-sed@gnu.org"]
+    # a name of CJK letters alone, and a path of them without punctuation, stay whole
+    assert texts("Mail アルベルト@example.com", cjk_prose=True) == ["アルベルト@example.com"]
+    assert texts("https://ja.wikipedia.org/wiki/東京都 を", cjk_prose=True) == ["https://ja.wikipedia.org/wiki/東京都"]
+    assert linkify(ja, cjk_prose=True).count("<a ") == 2
+    assert Finder(cjk_prose=True) != Finder() and repr(Finder(cjk_prose=True)) == "Finder(cjk_prose=True)"
+
+
+def test_cjk_prose_in_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    from pathlib import Path
+
+    f = Path(str(tmp_path)) / "ja.txt"
+    f.write_text("詳しくはhttps://ja.wikipedia.org/wiki/東京を見てください。メールはtaro@example.jpまで。\n", encoding="utf-8")
+    assert cli_module.main(["detect", "--cjk-prose", str(f)]) == 0
+    assert capsys.readouterr().out == "詳しくは⸠https://ja.wikipedia.org/wiki/東京を見てください⸡。メールは⸠taro@example.jp⸡まで。\n"
