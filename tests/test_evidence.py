@@ -93,6 +93,20 @@ def test_domains_of_every_country_are_linked(text: str, expected: list[str]) -> 
         "The docbook.am makefile hides all the details",
         " * src-release (ETC_SUPPORT): Add fdl.texi and texi2pod.pl.",
         "as.info and as.1 to disappear by explicitly calling make",
+        # obfuscated addresses, files a program loads, remote paths, UUCP routes
+        "Stefan Bühler <stbuehler at web.de>",
+        "Yalçın Kolukısa <yalcink01 (at) yahoo.com>, Aralık 2003",
+        "    require 'syscall.ph';               # may need to run h2ph",
+        '    example.com:/srv/svn/project" URL 访问它。',
+        "   From: atlantis!orstcs!rutgers!usc!cs.utexas.edu!uwm.edu!psuvax1!ward",
+        # capitals, build files, a change entry without a bullet, a quoted script
+        "  * Note in systemd.NEWS that resolved has moved to a new package",
+        "  Remove Makefile.win",
+        "  xslt-config.in: Simplify basic library handling (Hugh McMaster),",
+        "timestamps.  The 'newest.pl' script simply filters out all the filenames",
+        "forme MMmSS.DDs. La valeur de p",
+        "and see what happens. You may also have to edit test.pl to make sure",
+        "d08ee310438ca124a6149ea5cc21b6313b390dce485576eff96f8722._openpgpkey.fedoraproject.org. IN OPENPGPKEY",
     ],
 )
 def test_names_the_text_shows_to_be_no_host_are_not_linked(text: str) -> None:
@@ -104,6 +118,11 @@ def test_names_the_text_shows_to_be_no_host_are_not_linked(text: str) -> None:
 def test_emphasis_and_versions_are_no_evidence() -> None:
     assert texts("*example.com* and *onet.pl*") == ["example.com", "onet.pl"]
     assert texts("version v1.2 of onet.pl, python3.8 on wp.pl") == ["onet.pl", "wp.pl"]
+    # the same name again is no sibling of itself; a number first is a host's label
+    assert texts("onet.pl, onet.pl; wp.pl wp.pl") == ["onet.pl", "onet.pl", "wp.pl", "wp.pl"]
+    assert texts("<djurban> widziales kiedys 18.blondynki.grupowo.ero.pl ?") == ["18.blondynki.grupowo.ero.pl"]
+    assert texts("I work at google.com, mail me at jane@example.com") == ["google.com", "jane@example.com"]
+    assert texts("see Example.Com or EXAMPLE.COM") == ["Example.Com", "EXAMPLE.COM"]  # (not "systemd.NEWS")
 
 
 def test_a_latin_letter_goes_on_the_word() -> None:
@@ -210,6 +229,8 @@ def test_cli_switches_and_reasons(capsys: pytest.CaptureFixture[str], tmp_path: 
         "     <20031104211846.GK13131@deadbeast.net> discussing",
         "In article <3C8E1234.5060708@netscape.com> you wrote",
         "References: <Pine.LNX.4.44.0201071234230.1234-100000@host.example.org>",
+        "# pl.comp.os.linux, <slrnbu68qh.nqb.gotar@os.mil.gov.pl>",
+        "2020-01-19:20200119135241.GA4970@gmail.com:",  # (Mutt's shape needs no "<")
     ],
 )
 def test_message_ids_are_not_addresses(line: str) -> None:

@@ -1196,7 +1196,10 @@ class _Scanner(Generic[_T]):
             # UTS #58 §5 test data: an invalid local-part skips the domain too.
             self.floor = host_end
             return None, host_end
-        if scheme is None and (self._path_after(host_end) or _REMOTE_LOGIN.search(text, max(0, start - 40), start)):
+        if scheme is None and (
+            self._path_after(host_end)
+            or (start > 0 and text[start - 1] in " \t" and _REMOTE_LOGIN.search(text, max(0, start - 40), start))
+        ):
             # D55: an scp or git target ("git@example.com:org/repo.git"); D99: an
             # ssh login ("ssh user@host 'id'")
             self.floor = host_end
@@ -1206,7 +1209,7 @@ class _Scanner(Generic[_T]):
             return None, host_end
         if scheme is None and (
             (start > 0 and text[start - 1] == "<" and message_id(text[start:at], ascii_host))
-            or message_id_unbracketed(text[start:at])
+            or (text[start].isdigit() and message_id_unbracketed(text[start:at]))
         ):
             self.floor = host_end  # D98: "-- Larry Wall in <199710161841.LAA13208@wall.org>"
             return None, host_end

@@ -57,6 +57,8 @@ FILE_EXTENSIONS = frozenset(
 # Build and library conventions: "configure.ac", "autogen.sh", "ld.so",
 # "libc.so", "libfoo.la".
 _BUILD_STEMS = frozenset("configure autogen bootstrap ltmain aclocal ld ld-linux makefile gnumakefile".split())
+# Build files under any TLD ("Makefile.win", "configure.com").
+_BUILD_FILES = frozenset("makefile gnumakefile configure aclocal autogen ltmain".split())
 # The stems of example and test files ("edit test.pl", "main.cc", "foo.so").
 _FILE_STEMS = frozenset("test tests main index setup install config script example sample foo bar baz demo tmp".split())
 _LIBRARY_TLDS = frozenset(("so", "la"))
@@ -82,7 +84,9 @@ _SHELL_LINE = re.compile(
     r"vi|vim|emacs|nano|chmod|chown|tar|gzip|gunzip|latex|pdflatex|dvips|gv|lpr|ls|diff|patch|grep|sed|awk|"
     r"ld|ldd|strip|nm|objdump|install|source|\.)\s"
 )
+_SEPARATORS = re.compile("[" + LABEL_SEPARATORS + "]")
 _CONTEXT = 200  # characters on each side where a name's siblings are looked for
+_EXTENSION = re.compile(r"(\w+)(?![\w-]|\.\w)")
 # A file name of an extension that is no TLD, or a man page, on the line
 # ("Add fdl.texi and texi2pod.pl", "as.info and as.1").
 _FILE_ON_LINE = re.compile(
@@ -90,7 +94,7 @@ _FILE_ON_LINE = re.compile(
     r"gz|bz2|xz|tar)|[A-Za-z][A-Za-z-]*\.[1-9])(?![\w-]|\.\w)"  # (a man page's stem has no digit: "v1.2" is a version)
 )
 # The noun a file name is written with ("the docbook.am makefile", "newest.pl script").
-_FILE_NOUN = re.compile(r"\s+(?:file|files|script|scripts|module|library|package|makefile|template)\b")
+_FILE_NOUN = re.compile(r"['\"’”]?\s+(?:file|files|script|scripts|module|library|package|makefile|template)\b")
 # The domain of an address written with "at" ("<stbuehler at web.de>",
 # "yalcink01 (at) yahoo.com"): the rest of an address, not a site.
 _AT_BEFORE = re.compile(r"(?:[(\[{]at[)\]}]|<[^\s<>@]+\s+at)\s+\Z", re.IGNORECASE)
@@ -126,7 +130,7 @@ def evidence(
     an identifier, a newsgroup or an abbreviation and not a host; None
     when nothing in the text says so (D97)."""
     written = text[s:e]
-    labels = re.split("[" + LABEL_SEPARATORS + "]", written)
+    labels = _SEPARATORS.split(written)
     tld = ascii_host[ascii_host.rfind(".") + 1 :]
     if "_" in written:
         return "file name: a host name has no '_'"
@@ -140,15 +144,23 @@ def evidence(
     last = labels[-1]
     if any(c.isupper() for c in last) and any(c.islower() for c in last) and not last.istitle():
         return "a placeholder or code: a TLD in mixed case ('MMmSS.DDs')"
+    if len(last) > 1 and last.isalpha() and last.isupper() and labels[0].islower():
+        return "file name: a TLD in capitals after a lower-case name ('systemd.NEWS')"
+    if first in _BUILD_FILES:
+        return "file name: a build file ('Makefile.win')"
+    if s and text[s - 1] == "!" and text[e : e + 1] == "!":
+        return "a hop of a UUCP route ('usc!cs.utexas.edu!uwm.edu!psuvax1')"
     if ascii_host.endswith(_REVERSE_DNS):
         return "a reverse-DNS name"
     if s and text[s - 1] == "*" and text[e : e + 1] != "*":
         return "a wildcard pattern ('*ppp.example.net')"  # ("*example.com*" is emphasis)
-    if _GIT_CONFIG.search(text, max(0, s - 60), s):
+    before = text[max(0, s - 8) : s]
+    # (each pattern looked for only where its last word can be: most names have none)
+    if "config " in text[max(0, s - 60) : s] and _GIT_CONFIG.search(text, max(0, s - 60), s):
         return "code: a configuration key (git config)"
-    if _AT_BEFORE.search(text, max(0, s - 80), s):
+    if before.rstrip().lower().endswith(("at", "at)", "at]", "at}")) and _AT_BEFORE.search(text, max(0, s - 80), s):
         return "the domain of an address written with 'at' ('<jane at example.org>')"
-    if _LOADED.search(text, max(0, s - 20), s):
+    if before[-1:] in ("'", '"', "<", "(") and _LOADED.search(text, max(0, s - 20), s):
         return "code: a file a program loads ('require \\'syscall.ph\\'')"
     if text[e : e + 2] == ":/" and text[e + 2 : e + 3] != "/":
         return "a remote path (scp, rsync, NFS: 'example.com:/srv/svn')"
@@ -169,8 +181,8 @@ def evidence(
     if (len(name) > 1 and name.isupper()) or (labels[-1] != labels[-1].lower() and name != name.upper()):
         # ("README.md", "Makefile.PL"; not "Microsoft.pl", "BusinessOnline.pl")
         return "file name: upper-case letters" + why
-    if any(len(label) == 1 or label.isdigit() for label in labels):
-        return "file name: a one-character or numeric label" + why
+    if any(len(label) == 1 and not label.isdigit() for label in labels) or any(x.isdigit() for x in labels[1:]):
+        return "file name: a one-letter or numeric label" + why
     if len(labels) >= 3 and labels[-2].lower() in FILE_EXTENSIONS:
         return f"file name: .{labels[-2].lower()} before the TLD" + why
     if first in _BUILD_STEMS or (tld in _LIBRARY_TLDS and first.startswith("lib")):
@@ -188,7 +200,7 @@ def evidence(
         return "file name: named as a file" + why
     if _changelog_entry(text, s, e):
         return "file name: a change-log entry" + why
-    line_start = text.rfind("\n", max(0, s - _CONTEXT), s) + 1
+    line_start = _line_start(text, s)
     if (_SHELL_LINE.match(text, line_start) and line_start < s) or _COMMAND_BEFORE.search(
         text, max(line_start, s - 80), s
     ):
@@ -198,9 +210,17 @@ def evidence(
     if _FILE_NOUN.match(text, e):
         return "file name: named as a file, script or module" + why
     line_end = text.find("\n", e, e + _CONTEXT)
-    if _FILE_ON_LINE.search(text, line_start, e + _CONTEXT if line_end < 0 else line_end):
+    if _shows_files(text[line_start : e + _CONTEXT if line_end < 0 else line_end]):
         return "file name: among file names on its line" + why
     return None
+
+
+@lru_cache(maxsize=256)
+def _shows_files(line: str) -> bool:
+    """Whether a line (at most 2 × _CONTEXT characters of it) holds a file
+    name of an extension that is no TLD; remembered, since every name of
+    the line asks."""
+    return _FILE_ON_LINE.search(line) is not None
 
 
 def _siblings(text: str, s: int, e: int, written: str) -> bool:
@@ -210,21 +230,36 @@ def _siblings(text: str, s: int, e: int, written: str) -> bool:
     window = text[lo:hi]
     if "/" + written in window:
         return True
-    stem = re.escape(written[: written.rfind(".") + 1])
-    for m in re.finditer(r"(?<![\w.-])" + stem + r"(\w+)(?![\w-]|\.\w)", window):
-        if lo + m.start() != s and m.group(1).lower() in FILE_EXTENSIONS:
-            return True
+    dot = written.rfind(".") + 1
+    stem, own = written[:dot], written[dot:].lower()
+    k = window.find(stem)
+    while k >= 0:
+        if lo + k != s and (k == 0 or not (window[k - 1].isalnum() or window[k - 1] in "_.-")):
+            m = _EXTENSION.match(window, k + len(stem))
+            if m is not None and m.group(1).lower() != own and m.group(1).lower() in FILE_EXTENSIONS:
+                return True
+        k = window.find(stem, k + 1)
     return False
+
+
+def _line_start(text: str, s: int) -> int:
+    """The start of the line of ``s``, looked for no further back than
+    _CONTEXT characters (a line longer than that is read from there: each
+    name looks at a bounded window, so a text is scanned in linear time)."""
+    lo = max(0, s - _CONTEXT)
+    return text.rfind("\n", lo, s) + 1 or lo
 
 
 def _changelog_entry(text: str, s: int, e: int) -> bool:
     """``* configure.ac, zgrep.in: Fix …``: names, then ``:``, first on a
     line after an optional bullet (the GNU ChangeLog form)."""
-    line_start = text.rfind("\n", max(0, s - _CONTEXT), s) + 1
-    head = text[line_start:s].strip()
-    if head[:1] not in ("*", "-", "+"):
+    head = text[_line_start(text, s) : s].strip()
+    if head and head[:1] not in ("*", "-", "+"):
         return False
     # (only file names before it: "* gunzip.in, gzexe.in, zcat.in (usage):")
+    if not head:
+        # (first on its line, then ": ": "  xslt-config.in: Simplify …")
+        return text[e : e + 2] in (": ", ":\n") or (e + 1 == len(text) and text[e] == ":")
     words = head[1:].replace(",", " ").split()
     if not words:
         return text[e : e + 1] in (":", ",") or text[e : e + 2] == " ("
@@ -237,6 +272,7 @@ def _changelog_entry(text: str, s: int, e: int) -> bool:
 # ("3C8E1234.5060708"), "$" ("8cceb9$1@…"), Pine's "Pine.LNX.4.44.…".
 _MESSAGE_ID_LOCAL = re.compile(
     r"[0-9]{6,}[.$]|[0-9]{4}[A-Za-z]{3}[0-9]{1,2}\.[0-9]|[0-9A-Fa-f]{8}\.[0-9A-Fa-f]{4,}\Z|[^@]*\$|Pine\.[A-Z]{3}\."
+    r"|slrn[0-9a-z]+\.[0-9a-z]+\."  # (slrn's "slrnbu68qh.nqb.user")
 )
 
 
