@@ -65,8 +65,8 @@ def test_domains_of_every_country_are_linked(text: str, expected: list[str]) -> 
         # an extension before the TLD, a one-letter label
         "libbsd.pc.in => src/libbsd.pc.in, po4a.cfg.in and config.h.in",
         # a change-log entry (real lines of gzip's ChangeLog)
-        "* gunzip.in, gzexe.in, gzip.c, zcat.in, zdiff.in, zforce.in, zgrep.in:",
-        "* zgrep.in (with_filename): With -f FILE, if FILE is stdin or not",
+        "\t* gunzip.in, gzexe.in, gzip.c, zcat.in, zdiff.in, zforce.in, zgrep.in:",
+        "\t* zgrep.in (with_filename): With -f FILE, if FILE is stdin or not",
         # GNU info files, syslog selectors, man pages, command arguments, code quotes
         "This is grep.info, produced by makeinfo version 6.8 from grep.texi.",
         "File: find.info,  Node: Top",
@@ -125,6 +125,35 @@ def test_emphasis_and_versions_are_no_evidence() -> None:
     assert texts("see Example.Com or EXAMPLE.COM") == ["Example.Com", "EXAMPLE.COM"]  # (not "systemd.NEWS")
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the hostile review's cases: sites in lists, prose and quotes stay links
+        ("- onet.pl: news", ["onet.pl"]),
+        ("* flipkart.in: shopping", ["flipkart.in"]),
+        ("Our No.1 shop is allegro.pl; read Vol.2 on gazeta.pl", ["allegro.pl", "gazeta.pl"]),
+        ('We use "allegro.pl" daily', ["allegro.pl"]),
+        ("Your allegro.pl package has shipped", ["allegro.pl"]),
+        ("more info at onet.pl, install the app from allegro.pl", ["onet.pl", "allegro.pl"]),
+        ("learn python at jane.dev", ["jane.dev"]),
+        ("join t.me/x or t.me, see x.ai and i.ua", ["t.me/x", "t.me", "x.ai", "i.ua"]),
+        ("net.hr, talk.tv, soc.ox.ac.uk, comp.nus.edu.sg", ["net.hr", "talk.tv", "soc.ox.ac.uk", "comp.nus.edu.sg"]),
+        ("ONET.PL", ["ONET.PL"]),
+        ("Visit onet.pl today. I read onet.pl (https://onet.pl/) every day.", ["onet.pl", "onet.pl", "https://onet.pl/"]),
+        # and the files of a change log are still files when indented, as in one
+        ("\t* zgrep.in (usage): Document it", []),
+    ],
+)
+def test_sites_written_like_files_are_still_sites(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+def test_a_long_line_is_read_in_bounded_windows() -> None:
+    # a word that starts a shell line, or a file name, 300 characters back on the same line is out of reach
+    assert texts("make sure of it. " + "x" * 300 + " site onet.pl") == ["onet.pl"]
+    assert texts("Attached notes.txt. " + "y " * 150 + "onet.pl") == ["onet.pl"]
+
+
 def test_a_latin_letter_goes_on_the_word() -> None:
     # D22 ends an ASCII TLD before CJK letters; a Latin letter continues it
     assert texts("16:43 <@aflinta> ech, /me jak kompilował QT 3.cośtam to miał") == []
@@ -158,6 +187,17 @@ def test_presets() -> None:
     assert texts("www.a.com, b.com, c@d.com, https://e.com", finder=gfm) == ["www.a.com", "c@d.com", "https://e.com"]
     assert texts("onet.pl", preset="technical") == [] and texts("README.md", preset="all") == ["README.md"]
     assert Finder.preset("gfm", emails=False) == Finder(bare_domains=False, emails=False)
+    # GFM has no bare domain, with a path or a port either
+    assert texts("github.com/user/repo example.com:8080 www.a.com/x", finder=gfm) == ["www.a.com/x"]
+    assert Finder().with_options(preset="gfm") == gfm
+    assert Finder(emails=False).with_options(preset="technical") == Finder.preset("technical", emails=False)
+    with pytest.raises(OptionError, match="preset"):
+        Finder().with_options(preset="github")
+    # a finder pickled before issue 22 (ten options) is read with the new ones' defaults
+    from uts58.detection import OPTION_NAMES, _restore
+
+    old = tuple(getattr(Finder(bare_ipv4=True), name) for name in OPTION_NAMES[:10])
+    assert _restore(old) == Finder(bare_ipv4=True)
     assert pickle.loads(pickle.dumps(gfm)) == gfm and repr(gfm) == "Finder(bare_domains=False)"
     with pytest.raises(OptionError, match="preset"):
         Finder.preset("github")
@@ -244,6 +284,15 @@ def test_message_id_shapes() -> None:
         "12345678@qq.com",
         "john.smith1985@gmail.com",
     ]
+    # numbers people have as mailboxes: a student's, a phone's, a date in a name
+    real = [
+        "张三 <2019123456@stu.xjtu.edu.cn>",
+        "<13812345678@vip.163.com>",
+        "<123456@student.uw.edu.pl>",
+        "Anna <anna.nowak.19900315@gmail.com>",
+    ]
+    for line in real:
+        assert len(texts(line)) == 1, line
     assert message_id("8cceb9$1@news.example.org", "news.example.org")
     assert not message_id("u1234567", "anu.edu.au")
 
@@ -262,6 +311,10 @@ def test_message_id_shapes() -> None:
         ("Nov 09 16:52:06 <Verdan> 17:15    1 *!*@g3.pl: CRAP MSGS", []),  # a ban mask
         ("<evilgirl> ssh opac@e3000.bs.katowice.pl 'id'", []),  # a login
         ("ssh -p 2222 user@example.com and mail user@example.com", ["user@example.com"]),
+        # emphasis is no mask; a written mailto: keeps its whole local-part
+        ("Write to *jane@example.com* or **jane@example.org**", ["jane@example.com", "jane@example.org"]),
+        ("*!bero@main.elektron.pl", ["bero@main.elektron.pl"]),
+        ("mailto:jane!x@example.com and mailto:a*b@example.com", ["mailto:jane!x@example.com", "mailto:a*b@example.com"]),
     ],
 )
 def test_irc_idents_and_logins(line: str, expected: list[str]) -> None:

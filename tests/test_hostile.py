@@ -224,6 +224,9 @@ print("ok")
         (lambda n: "n!~u@b.pl *!*@c.pl " * n, {}),
         (lambda n: "<1234567890.X@a.org>" * n, {}),
         (lambda n: "x.pl y.in z.pc.in " * n, {}),
+        (lambda n: " ".join(f"w{i}x.pl" for i in range(n)), {}),  # one long line (the review's 3.75 per doubling)
+        (lambda n: "* " + " ".join(f"w{i}x.in," for i in range(n)), {}),
+        (lambda n: "https://a.jp/東。メ " * n, {"cjk_prose": True}),
     ],
 )
 def test_issue_11_rules_stay_linear(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from uts58 import Finder, Link, OptionError, Policy, Reason, check_link, find_links, linkify
+from uts58 import Finder, Link, Policy, Reason, check_link, find_links, linkify
 from uts58.security import TECHNICAL_FILE_EXTENSIONS, adjust_cjk_start, escape_bidi_controls, skeleton
 
 
@@ -98,9 +98,10 @@ def test_file_extensions() -> None:
     assert codes("allegro.pl", technical) == ["file-extension"] and codes("allegro.pl", polish) == []
     assert "<a" not in linkify("allegro.pl", policy=technical)
     assert "allegro.pl</a>" in linkify("allegro.pl", policy=polish)
-    # one switch: the list in the policy and as an option at once is an error naming it
-    with pytest.raises(OptionError, match="^file_extensions"):
-        linkify("x", policy=technical, file_extensions=())
+    # one switch: an explicit option detects; the policy's own list still checks
+    assert "<a" not in linkify("allegro.pl", policy=technical, file_extensions=())
+    assert "allegro.pl</a>" in linkify("allegro.pl", policy=Policy.none(), file_extensions=("py",))
+    assert "<a" not in linkify("helpers.py", policy=Policy.none(), preset="technical")
 
 
 def test_length_limits() -> None:

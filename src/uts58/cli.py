@@ -567,8 +567,8 @@ def _finder_of(args: argparse.Namespace, policy: Policy | None, **options: Any) 
         options["cjk_prose"] = True
     if args.file_extensions is not None:
         options["file_extensions"] = args.file_extensions
-    elif policy is not None and policy.file_extensions is not None:
-        options["file_extensions"] = policy.file_extensions
+    elif policy is not None and policy.file_extensions is not None and args.preset is None:
+        options["file_extensions"] = policy.file_extensions  # (the policy's own list, unless the flags say)
     if args.preset is not None:
         return Finder.preset(args.preset, **options)
     return Finder(**options)

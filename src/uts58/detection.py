@@ -368,8 +368,14 @@ class Finder:
 
     def with_options(self, **changes: Unpack[FinderOptions]) -> Finder:
         """A finder with some options changed: ``finder.with_options(bare_ipv4=True)``."""
-        _check_names(changes, "with_options")
         current: dict[str, Any] = {name: getattr(self, name) for name in OPTION_NAMES}
+        if "preset" in changes:
+            # (the preset's options over the current ones, then the other changes)
+            preset = changes.pop("preset")  # type: ignore[typeddict-item]
+            if not isinstance(preset, str) or preset not in PRESETS:
+                Finder.preset(preset)  # (its TypeError or OptionError)
+            current.update(PRESETS[preset])
+        _check_names(changes, "with_options")
         return Finder(**{**current, **changes})
 
     def find_links(self, text: str) -> Iterator[Link]:
@@ -488,9 +494,11 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
 def _restore(values: tuple[Any, ...]) -> Finder:
     """Unpickling: the options go through the constructor's checks again (a
     crafted pickle may not name ``javascript`` among the schemes)."""
-    if not isinstance(values, tuple) or len(values) != len(OPTION_NAMES):
+    # (a finder pickled before issue 22 holds the first 10: the options added
+    # since are at the end, and take their defaults)
+    if not isinstance(values, tuple) or len(values) not in (10, len(OPTION_NAMES)):
         raise TypeError(f"a pickled Finder holds {len(OPTION_NAMES)} options")
-    return Finder(**dict(zip(OPTION_NAMES, values, strict=True)))
+    return Finder(**dict(zip(OPTION_NAMES, values)))
 
 
 def _scheme_set(schemes: object) -> frozenset[str]:
@@ -945,9 +953,10 @@ class _Scanner(Generic[_T]):
         if self.finder.cjk_prose and end > path_start:
             m = _CJK_CLAUSE_END.search(text, path_start, end)  # D102: "…/東京を見てください。メールは…"
             if m is not None:
-                # (§3.5.1 again on the text that ends there: a closing quote
-                # or a Soft character before the punctuation stays outside)
-                end = (self.link_end or self._kernel())(text[: m.start()], path_start, False)
+                # (§3.5.1 again on the path that ends there: a closing quote
+                # or a Soft character before the punctuation stays outside;
+                # §3.5.1 reads nothing before its start, so the path alone)
+                end = path_start + (self.link_end or self._kernel())(text[path_start : m.start()], 0, False)
         return self.make(self, start, end, "url", scheme, host)
 
     def _kernel(self) -> Callable[[str, int, bool], int]:
@@ -1141,11 +1150,12 @@ class _Scanner(Generic[_T]):
         ):
             return None  # D51: "stat.st_size", "user.name=Jane": the word goes on
         finder = self.finder
+        if not finder.bare_domains and not ascii_host.startswith("www."):
+            return None  # (gfm: a scheme or "www.", whatever follows: "github.com/x" is no autolink)
         if not ascii_host.startswith("www.") and text[host_end : host_end + 1] != "/" and (
             # D97: a bare name, with no path or port to show it is a host:
             # is it a file, an identifier, a newsgroup? ("main.py", "README.md")
-            not finder.bare_domains
-            or (finder.file_names and evidence(text, s, host_end, ascii_host, finder.file_extensions) is not None)
+            (finder.file_names and evidence(text, s, host_end, ascii_host, finder.file_extensions) is not None)
             or (
                 not finder.file_names
                 and ascii_host[ascii_host.rfind(".") + 1 :] in finder.file_extensions
@@ -1204,9 +1214,6 @@ class _Scanner(Generic[_T]):
             # ssh login ("ssh user@host 'id'")
             self.floor = host_end
             return None, host_end
-        if "*" in text[start:at]:
-            self.floor = host_end  # D99: an IRC ban mask ("*!*@g3.pl"), no mailbox
-            return None, host_end
         if scheme is None and (
             (start > 0 and text[start - 1] == "<" and message_id(text[start:at], ascii_host))
             or (text[start].isdigit() and message_id_unbracketed(text[start:at]))
@@ -1220,13 +1227,20 @@ class _Scanner(Generic[_T]):
         a reader sees it (D99): after a terminal escape sequence (D100);
         after the nick of an IRC ``nick!ident@host``; after the ``~ ^ + =``
         an IRC server puts before an ident (``~user@host``), and a ``-``
-        there after ``!``, ``(`` or ``[``.  None when nothing is left."""
+        there after ``!``, ``(`` or ``[``; after a leading ``*`` (emphasis,
+        ``*jane@example.com*``, or a ban mask's wildcard, ``*!*@host``).
+        None when nothing is left (a mask).  Not after ``mailto:``: the
+        address is written out."""
         text = self.text
         if self.escapes:
             start = max(start, _csi_before(text, at))
+        if text[start : start + 7].lower() == "mailto:" or text[max(0, start - 7) : start].lower() == "mailto:":
+            return start
         bang = text.rfind("!", start, at)
         if bang >= 0:
             start = bang + 1
+        while start < at and text[start] == "*":
+            start += 1
         if start < at and (
             text[start] in _IDENT_MARKS or (text[start] == "-" and start > 0 and text[start - 1] in "!([")
         ):

@@ -66,6 +66,7 @@ _LIBRARY_TLDS = frozenset(("so", "la"))
 _USENET = frozenset("alt comp humanities misc rec sci soc talk net".split())
 _GENERIC = frozenset("com net org edu gov mil int".split())
 _WORD_BEFORE = re.compile(r"(\S+)\s+\Z")
+_INITIAL_AFTER = re.compile(r"\s+[A-Za-z]\.")  # ("a.de C.": not "t.me", "x.ai")
 # syslog selectors: "kern.info", "mail.info" (a facility and a priority).
 _SYSLOG_FACILITIES = frozenset(
     "auth authpriv cron daemon ftp kern lpr mail news security syslog user uucp local0 local1 local2 local3 "
@@ -74,15 +75,18 @@ _SYSLOG_FACILITIES = frozenset(
 # Interpreters, compilers and tools whose arguments are files wherever they
 # are on a line ("perl -c script.pl", "gcc -o x x.cc"); words that are also
 # prose words ("make", "cat", "less") count only first on a line (_SHELL_LINE).
+# Between the command and the name only arguments, no word of prose
+# ("perl -I ../lib -c x.pl"; not "learn python at jane.dev").
 _COMMAND_BEFORE = re.compile(
     r"(?:^|[\s\"'`“‘(])(?:perl|perlcc|python3?|ruby|php|g\+\+|gcc|clang|gdb|ldd|valgrind|strace|nm|objdump|"
-    r"gs|dvips|pdflatex|gunzip|gzip|chmod|sudo|bash|zsh|llvm-[a-z-]+)\s(?:[^\s]*\s)*\Z"
+    r"gs|dvips|pdflatex|gunzip|gzip|chmod|sudo|bash|zsh|llvm-[a-z-]+)\s+(?:(?:-\S*|\S*[/.=:]\S*)\s+)*\Z"
 )
-# A line of shell: a prompt or a command that takes file names first on it.
+# A line of shell: a prompt and a command, or a tool no prose word spells
+# ("$ cat x.pl", "gcc x.cc"; not "more info at onet.pl", "install the app").
 _SHELL_LINE = re.compile(
-    r"\s*(?:[$#%>]\s+)?(?:sudo\s+)?(?:g\+\+|gcc|cc|clang|make|perl|python3?|sh|bash|zsh|cp|mv|rm|ln|cat|less|more|"
-    r"vi|vim|emacs|nano|chmod|chown|tar|gzip|gunzip|latex|pdflatex|dvips|gv|lpr|ls|diff|patch|grep|sed|awk|"
-    r"ld|ldd|strip|nm|objdump|install|source|\.)\s"
+    r"\s*(?:[$#%>]\s+(?:sudo\s+)?(?:cp|mv|rm|ln|cat|less|more|make|vi|vim|emacs|nano|ls|diff|patch|grep|sed|awk|"
+    r"install|source|strip|ld|sh|\.)\s|(?:sudo\s+)?(?:g\+\+|gcc|clang|perl|python3?|bash|zsh|chmod|chown|tar|gzip|"
+    r"gunzip|latex|pdflatex|dvips|ldd|objdump)\s)"
 )
 _SEPARATORS = re.compile("[" + LABEL_SEPARATORS + "]")
 _CONTEXT = 200  # characters on each side where a name's siblings are looked for
@@ -91,15 +95,15 @@ _EXTENSION = re.compile(r"(\w+)(?![\w-]|\.\w)")
 # ("Add fdl.texi and texi2pod.pl", "as.info and as.1").
 _FILE_ON_LINE = re.compile(
     r"(?<![\w.-])(?:[\w-]+\.(?:c|h|cpp|hpp|cxx|texi|txt|html?|xml|json|ya?ml|conf|cfg|ini|tex|dvi|log|diff|patch|o|"
-    r"gz|bz2|xz|tar)|[A-Za-z][A-Za-z-]*\.[1-9])(?![\w-]|\.\w)"  # (a man page's stem has no digit: "v1.2" is a version)
+    r"gz|bz2|xz|tar)|[a-z][a-z-]+\.[1-9])(?![\w-]|\.\w)"  # (a man page: "as.1"; not "v1.2", "No.1", "Vol.2")
 )
 # The noun a file name is written with ("the docbook.am makefile", "newest.pl script").
-_FILE_NOUN = re.compile(r"['\"’”]?\s+(?:file|files|script|scripts|module|library|package|makefile|template)\b")
+_FILE_NOUN = re.compile(r"['\"’”]?\s+(?:file|files|script|scripts|makefile|template)\b")
 # The domain of an address written with "at" ("<stbuehler at web.de>",
 # "yalcink01 (at) yahoo.com"): the rest of an address, not a site.
 _AT_BEFORE = re.compile(r"(?:[(\[{]at[)\]}]|<[^\s<>@]+\s+at)\s+\Z", re.IGNORECASE)
 # A file a program loads ("require 'syscall.ph'", "do 'stat.pl'", "#include \"x.h\"").
-_LOADED = re.compile(r"\b(?:require|include|import|use|do|load|source)\s*\(?\s*[\"'<]\Z")
+_LOADED = re.compile(r"\b(?:require|include|do)\s*\(?\s*[\"'<]\Z")
 # "git config [--global] alias.co checkout": a configuration key.
 _GIT_CONFIG = re.compile(r"git\s+config(?:\s+-\S+)*\s+\Z")
 # Reverse-DNS names ("…b.e.f.f.3.ip6.int", "1.168.192.in-addr.arpa").
@@ -135,8 +139,8 @@ def evidence(
     if "_" in written:
         return "file name: a host name has no '_'"
     first = labels[0].lower()
-    if len(labels) == 2 and len(labels[0]) == 1 and len(tld) == 2 and labels[0].isalpha():
-        return "abbreviation: one letter and a country code ('a.de C.')"
+    if len(labels) == 2 and len(labels[0]) == 1 and labels[0].isalpha() and _INITIAL_AFTER.match(text, e):
+        return "abbreviation: one letter, a word, an initial ('a.de C.')"
     if len(labels) == 2 and len(labels[0]) <= 2 and labels[0].isdigit():
         return "a number or a date: one or two digits before the dot ('21.VI', '3.co')"
     if len(labels) == 2 and labels[0].islower() and labels[1][:1].isupper() and labels[1][1:].islower():
@@ -166,9 +170,11 @@ def evidence(
         return "a remote path (scp, rsync, NFS: 'example.com:/srv/svn')"
     if _ADDRESS_AFTER.match(text, e):
         return "network tool output: a host name followed by its address"
-    if len(labels) >= 2 and (
-        first in _USENET and tld not in _GENERIC or (len(labels) >= 3 and len(first) == 2 and labels[1] in _USENET)
-    ):
+    if (
+        (first in _USENET and tld not in _GENERIC and (len(tld) > 2 or len(labels) > 2))
+        or (len(labels) >= 3 and len(first) == 2 and labels[1] in _USENET)
+    ) and not multi_label_suffix(ascii_host):
+        # (not "net.hr", "talk.tv", "soc.ox.ac.uk": a country's names)
         return "newsgroup name"
     if tld in code_tlds:
         if not multi_label_suffix(ascii_host):
@@ -178,8 +184,8 @@ def evidence(
         return None
     why = f" under .{tld}, a TLD that is also a file extension"
     name = labels[0]
-    if (len(name) > 1 and name.isupper()) or (labels[-1] != labels[-1].lower() and name != name.upper()):
-        # ("README.md", "Makefile.PL"; not "Microsoft.pl", "BusinessOnline.pl")
+    if (len(name) > 1 and name.isupper() and not last.isupper()) or (last != last.lower() and name != name.upper()):
+        # ("README.md", "Makefile.PL"; not "Microsoft.pl", "BusinessOnline.pl", "ONET.PL")
         return "file name: upper-case letters" + why
     if any(len(label) == 1 and not label.isdigit() for label in labels) or any(x.isdigit() for x in labels[1:]):
         return "file name: a one-letter or numeric label" + why
@@ -198,10 +204,10 @@ def evidence(
     m = _WORD_BEFORE.search(text, max(0, s - 16), s)
     if m is not None and m.group(1).lower().rstrip(":") == "file":
         return "file name: named as a file" + why
-    if _changelog_entry(text, s, e):
+    line_start, whole = _line_start(text, s)
+    if whole and _changelog_entry(text, line_start, s, e):
         return "file name: a change-log entry" + why
-    line_start = _line_start(text, s)
-    if (_SHELL_LINE.match(text, line_start) and line_start < s) or _COMMAND_BEFORE.search(
+    if (whole and _SHELL_LINE.match(text, line_start) and line_start < s) or _COMMAND_BEFORE.search(
         text, max(line_start, s - 80), s
     ):
         return "file name: an argument of a command" + why
@@ -228,8 +234,11 @@ def _siblings(text: str, s: int, e: int, written: str) -> bool:
     or its stem with another extension (``bapper.dvi bapper.ps``)."""
     lo, hi = max(0, s - _CONTEXT), min(len(text), e + _CONTEXT)
     window = text[lo:hi]
-    if "/" + written in window:
-        return True
+    k = window.find("/" + written)
+    while k >= 0:
+        if k == 0 or window[k - 1] != "/":  # ("library/prolog.ps"; not "https://onet.pl/")
+            return True
+        k = window.find("/" + written, k + 1)
     dot = written.rfind(".") + 1
     stem, own = written[:dot], written[dot:].lower()
     k = window.find(stem)
@@ -242,18 +251,23 @@ def _siblings(text: str, s: int, e: int, written: str) -> bool:
     return False
 
 
-def _line_start(text: str, s: int) -> int:
+def _line_start(text: str, s: int) -> tuple[int, bool]:
     """The start of the line of ``s``, looked for no further back than
-    _CONTEXT characters (a line longer than that is read from there: each
-    name looks at a bounded window, so a text is scanned in linear time)."""
+    _CONTEXT characters (each name looks at a bounded window, so a text is
+    scanned in linear time), and whether it is the line's real start
+    (False: the window's, in a longer line)."""
     lo = max(0, s - _CONTEXT)
-    return text.rfind("\n", lo, s) + 1 or lo
+    k = text.rfind("\n", lo, s)
+    return (k + 1, True) if k >= 0 or lo == 0 else (lo, False)
 
 
-def _changelog_entry(text: str, s: int, e: int) -> bool:
-    """``* configure.ac, zgrep.in: Fix …``: names, then ``:``, first on a
-    line after an optional bullet (the GNU ChangeLog form)."""
-    head = text[_line_start(text, s) : s].strip()
+def _changelog_entry(text: str, line_start: int, s: int, e: int) -> bool:
+    """``\t* configure.ac, zgrep.in: Fix …``: names, then ``:``, first on an
+    indented line after an optional bullet (the GNU ChangeLog and NEWS
+    forms; a list of sites, ``- onet.pl: news``, is not indented)."""
+    if not text[line_start : line_start + 1].isspace():
+        return False
+    head = text[line_start:s].strip()
     if head and head[:1] not in ("*", "-", "+"):
         return False
     # (only file names before it: "* gunzip.in, gzexe.in, zcat.in (usage):")
@@ -289,10 +303,10 @@ def message_id_unbracketed(local: str) -> bool:
 
 def message_id(local: str, ascii_domain: str) -> bool:
     """Whether ``<local@domain>`` is a Message-ID, not a mailbox, from its
-    shape alone (D98): the serial shapes above, a local-part with eight
-    digits or more and a ``.``, or only digits at a machine's name (more
-    labels than the registrable domain: ``<7874@jpl-devvax.jpl.nasa.gov>``,
-    where a numeric mailbox is at a provider: ``<12345678@qq.com>``).
+    shape alone (D98): the serial shapes above, or five digits or fewer at
+    a machine's name (more labels than the registrable domain:
+    ``<7874@jpl-devvax.jpl.nasa.gov>``, where a numeric mailbox is at a
+    provider, ``<12345678@qq.com>``, or longer, ``<2019123456@stu.example.cn>``).
 
     >>> message_id("199710161841.LAA13208", "wall.org"), message_id("jane.doe", "example.com")
     (True, False)
@@ -301,9 +315,8 @@ def message_id(local: str, ascii_domain: str) -> bool:
     """
     if _MESSAGE_ID_LOCAL.match(local):
         return True
-    digits = sum(c.isdigit() for c in local)
-    if digits >= 8 and "." in local:
-        return True
-    if local.isdigit():
+    if local.isdigit() and len(local) <= 5:
+        # (an article number of old news software at a machine's name; a
+        # student's or a phone's number is longer: "<2019123456@stu.example.cn>")
         return _icann_psl().privatesuffix(ascii_domain) not in (None, ascii_domain)
     return False

@@ -69,9 +69,8 @@ _OWN_NAMES = frozenset(
 def linkify_finder(finder: object, options: Mapping[str, Any], policy: Policy, caller: str = "linkify") -> Finder:
     """The Finder of :func:`linkify` and the adapters: ``finder``, or one
     made of the keyword ``options`` (:class:`LinkifyOptions`), with the
-    policy's ``file_extensions`` when it has its own (D27, D97).  A finder
-    and options at once is an OptionError (D62), and so is
-    ``file_extensions`` both in the options and in the policy."""
+    policy's ``file_extensions`` when it has its own and the options set
+    none (D27, D97).  A finder and options at once is an OptionError (D62)."""
     for name in options:
         if name not in _OPTION_NAMES:
             raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
@@ -82,15 +81,12 @@ def linkify_finder(finder: object, options: Mapping[str, Any], policy: Policy, c
 
 def with_policy_extensions(options: Mapping[str, Any], policy: Policy, caller: str) -> Mapping[str, Any]:
     """Detection options with the policy's ``file_extensions`` when it has
-    its own (D97: one switch; the same list detects and checks).  Both
-    there and in ``options`` is an OptionError naming the option."""
-    if policy.file_extensions is None:
+    its own and the options say nothing of file names (D97): an explicit
+    ``file_extensions`` or ``preset`` wins, and the policy still checks its
+    list (``Policy(file_extensions={"py"})`` rejects ``helpers.py`` found
+    with ``file_extensions=()``)."""
+    if policy.file_extensions is None or "file_extensions" in options or "preset" in options:
         return options
-    if "file_extensions" in options:
-        raise OptionError(
-            f"file_extensions: given to {caller}() and in its policy; give one (Policy(file_extensions=None) "
-            "leaves them to detection)"
-        )
     return {**options, "file_extensions": policy.file_extensions}
 
 
