@@ -66,7 +66,7 @@ _LIBRARY_TLDS = frozenset(("so", "la"))
 _USENET = frozenset("alt comp humanities misc rec sci soc talk net".split())
 _GENERIC = frozenset("com net org edu gov mil int".split())
 _WORD_BEFORE = re.compile(r"(\S+)\s+\Z")
-_INITIAL_AFTER = re.compile(r"\s+[A-Za-z]\.")  # ("a.de C.": not "t.me", "x.ai")
+_INITIAL_AFTER = re.compile(r"\s+[A-Z]\.(?![\w.])")  # ("a.de C.": not "t.me", "x.ai", "a.co b.co")
 # syslog selectors: "kern.info", "mail.info" (a facility and a priority).
 _SYSLOG_FACILITIES = frozenset(
     "auth authpriv cron daemon ftp kern lpr mail news security syslog user uucp local0 local1 local2 local3 "
@@ -139,7 +139,7 @@ def evidence(
     if "_" in written:
         return "file name: a host name has no '_'"
     first = labels[0].lower()
-    if len(labels) == 2 and len(labels[0]) == 1 and labels[0].isalpha() and _INITIAL_AFTER.match(text, e):
+    if len(labels) == 2 and len(labels[0]) == 1 and len(tld) == 2 and labels[0].isalpha() and _INITIAL_AFTER.match(text, e):
         return "abbreviation: one letter, a word, an initial ('a.de C.')"
     if len(labels) == 2 and len(labels[0]) <= 2 and labels[0].isdigit():
         return "a number or a date: one or two digits before the dot ('21.VI', '3.co')"
