@@ -1184,10 +1184,10 @@ class _Scanner(Generic[_T]):
         text = self.text
         e = self._clauses(at + 1, self._run_end(at + 1))[0][1]
         start = _find_email_start(text, at, self.props)
-        if start is not None:
-            start = self._ident_start(start, at)
-            if start is not None and self.finder.cjk_prose:
-                start = _after_cjk(text, start, at)  # D102: "メールはtaro@example.jp"
+        if start is not None and (self.escapes or text[start] in _IDENT_FIRST or text.find("!", start, at) >= 0):
+            start = self._ident_start(start, at)  # D99, D100 (the test above: most addresses have nothing to strip)
+        if start is not None and self.finder.cjk_prose:
+            start = _after_cjk(text, start, at)  # D102: "メールはtaro@example.jp"
         scheme = None
         if start is not None and start >= self.floor:
             scheme = text[start : start + 6] if text[start : start + 7].lower() == "mailto:" else None
@@ -1234,6 +1234,10 @@ class _Scanner(Generic[_T]):
         text = self.text
         if self.escapes:
             start = max(start, _csi_before(text, at))
+            if start >= at:
+                return None  # ("\x1b[1m@example.com": no local-part after the sequence)
+        if text[start] not in _IDENT_FIRST and text.find("!", start, at) < 0:
+            return start  # (the common case: nothing to strip)
         if text[start : start + 7].lower() == "mailto:" or text[max(0, start - 7) : start].lower() == "mailto:":
             return start
         bang = text.rfind("!", start, at)
@@ -1290,6 +1294,7 @@ _LOCALHOST = _host("localhost", "localhost", "localhost")
 _REMOTE_LOGIN = re.compile(r"(?:^|[\s\"'`(])(?:ssh|slogin|sftp|scp|mosh|rsync)\s+(?:-\S+\s+(?:\S+\s+)?)*\Z")
 # D99: what IRC servers write before an ident ("nick!~user@host").
 _IDENT_MARKS = frozenset("~^+=")
+_IDENT_FIRST = frozenset("~^+=-*")  # (what _ident_start may strip first)
 # D100: an ECMA-48 control sequence (CSI: ESC "[", parameters, intermediates,
 # a final byte): terminal colours, "\x1b[0;36m".
 _CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
