@@ -252,7 +252,10 @@ class Corpus:
         return sum(int(str(e["bytes"])) for e in self.manifest) / MB
 
 
-CORPORA = {"realtext": "real-text corpus (python bench/realtext.py build)", "everyday": "everyday-writing corpus (python bench/everyday.py build)"}
+CORPORA = {
+    "realtext": "real-text corpus (python bench/realtext.py build)",
+    "everyday": "everyday-writing corpus (python bench/everyday.py build)",
+}
 
 
 def corpus_dir(name: str = "realtext") -> Path:

@@ -139,7 +139,10 @@ def test_emphasis_and_versions_are_no_evidence() -> None:
         ("join t.me/x or t.me, see x.ai and i.ua", ["t.me/x", "t.me", "x.ai", "i.ua"]),
         ("net.hr, talk.tv, soc.ox.ac.uk, comp.nus.edu.sg", ["net.hr", "talk.tv", "soc.ox.ac.uk", "comp.nus.edu.sg"]),
         ("ONET.PL", ["ONET.PL"]),
-        ("Visit onet.pl today. I read onet.pl (https://onet.pl/) every day.", ["onet.pl", "onet.pl", "https://onet.pl/"]),
+        (
+            "Visit onet.pl today. I read onet.pl (https://onet.pl/) every day.",
+            ["onet.pl", "onet.pl", "https://onet.pl/"],
+        ),
         # and the files of a change log are still files when indented, as in one
         ("\t* zgrep.in (usage): Document it", []),
     ],
@@ -305,7 +308,10 @@ def test_message_id_shapes() -> None:
     [
         ("[nick(~user@host.pl)] hi", ["user@host.pl"]),
         ("nick!~user@host.pl", ["user@host.pl"]),
-        ("[10:54.08] [ `CroW`!~rkwas@pd88.wloclawek.sdi.tpnet.pl ] skad stukasz ?", ["rkwas@pd88.wloclawek.sdi.tpnet.pl"]),
+        (
+            "[10:54.08] [ `CroW`!~rkwas@pd88.wloclawek.sdi.tpnet.pl ] skad stukasz ?",
+            ["rkwas@pd88.wloclawek.sdi.tpnet.pl"],
+        ),
         ("*** Join: x (^q84@linux.core.net.pl)", ["q84@linux.core.net.pl"]),
         ("mail -john@example.com", ["-john@example.com"]),  # (a leading "-" kept where no IRC form shows)
         ("Nov 09 16:52:06 <Verdan> 17:15    1 *!*@g3.pl: CRAP MSGS", []),  # a ban mask
@@ -314,7 +320,10 @@ def test_message_id_shapes() -> None:
         # emphasis is no mask; a written mailto: keeps its whole local-part
         ("Write to *jane@example.com* or **jane@example.org**", ["jane@example.com", "jane@example.org"]),
         ("*!bero@main.elektron.pl", ["bero@main.elektron.pl"]),
-        ("mailto:jane!x@example.com and mailto:a*b@example.com", ["mailto:jane!x@example.com", "mailto:a*b@example.com"]),
+        (
+            "mailto:jane!x@example.com and mailto:a*b@example.com",
+            ["mailto:jane!x@example.com", "mailto:a*b@example.com"],
+        ),
     ],
 )
 def test_irc_idents_and_logins(line: str, expected: list[str]) -> None:
@@ -368,6 +377,11 @@ def test_cjk_prose_in_the_command_line(capsys: pytest.CaptureFixture[str], tmp_p
     from pathlib import Path
 
     f = Path(str(tmp_path)) / "ja.txt"
-    f.write_text("詳しくはhttps://ja.wikipedia.org/wiki/東京を見てください。メールはtaro@example.jpまで。\n", encoding="utf-8")
+    f.write_text(
+        "詳しくはhttps://ja.wikipedia.org/wiki/東京を見てください。メールはtaro@example.jpまで。\n", encoding="utf-8"
+    )
     assert cli_module.main(["detect", "--cjk-prose", str(f)]) == 0
-    assert capsys.readouterr().out == "詳しくは⸠https://ja.wikipedia.org/wiki/東京を見てください⸡。メールは⸠taro@example.jp⸡まで。\n"
+    assert (
+        capsys.readouterr().out
+        == "詳しくは⸠https://ja.wikipedia.org/wiki/東京を見てください⸡。メールは⸠taro@example.jp⸡まで。\n"
+    )

@@ -371,7 +371,7 @@ class Finder:
         current: dict[str, Any] = {name: getattr(self, name) for name in OPTION_NAMES}
         if "preset" in changes:
             # (the preset's options over the current ones, then the other changes)
-            preset = changes.pop("preset")  # type: ignore[typeddict-item]
+            preset = changes.pop("preset")
             if not isinstance(preset, str) or preset not in PRESETS:
                 Finder.preset(preset)  # (its TypeError or OptionError)
             current.update(PRESETS[preset])
@@ -498,7 +498,7 @@ def _restore(values: tuple[Any, ...]) -> Finder:
     # since are at the end, and take their defaults)
     if not isinstance(values, tuple) or len(values) not in (10, len(OPTION_NAMES)):
         raise TypeError(f"a pickled Finder holds {len(OPTION_NAMES)} options")
-    return Finder(**dict(zip(OPTION_NAMES, values)))
+    return Finder(**dict(zip(OPTION_NAMES[: len(values)], values, strict=True)))
 
 
 def _scheme_set(schemes: object) -> frozenset[str]:
@@ -859,6 +859,7 @@ class _Scanner(Generic[_T]):
     """
 
     __slots__ = (
+        "escapes",
         "finder",
         "floor",
         "host_run",
@@ -872,7 +873,6 @@ class _Scanner(Generic[_T]):
         "rules",
         "run_end",
         "run_pieces",
-        "escapes",
         "scan",
         "text",
     )
@@ -1152,16 +1152,21 @@ class _Scanner(Generic[_T]):
         finder = self.finder
         if not finder.bare_domains and not ascii_host.startswith("www."):
             return None  # (gfm: a scheme or "www.", whatever follows: "github.com/x" is no autolink)
-        if not ascii_host.startswith("www.") and text[host_end : host_end + 1] != "/" and (
-            # D97: a bare name, with no path or port to show it is a host:
-            # is it a file, an identifier, a newsgroup? ("main.py", "README.md")
-            (finder.file_names and evidence(text, s, host_end, ascii_host, finder.file_extensions) is not None)
-            or (
-                not finder.file_names
-                and ascii_host[ascii_host.rfind(".") + 1 :] in finder.file_extensions
-                and not multi_label_suffix(ascii_host)
+        if (
+            not ascii_host.startswith("www.")
+            and text[host_end : host_end + 1] != "/"
+            and (
+                # D97: a bare name, with no path or port to show it is a host:
+                # is it a file, an identifier, a newsgroup? ("main.py", "README.md")
+                (finder.file_names and evidence(text, s, host_end, ascii_host, finder.file_extensions) is not None)
+                or (
+                    not finder.file_names
+                    and ascii_host[ascii_host.rfind(".") + 1 :] in finder.file_extensions
+                    and not multi_label_suffix(ascii_host)
+                )
             )
-        ) and self._port_end(host_end) == host_end:
+            and self._port_end(host_end) == host_end
+        ):
             return None
         return self._url(s, host_end, self.hosts(unicode_host, ascii_host, "domain"), None)
 

@@ -139,7 +139,13 @@ def evidence(
     if "_" in written:
         return "file name: a host name has no '_'"
     first = labels[0].lower()
-    if len(labels) == 2 and len(labels[0]) == 1 and len(tld) == 2 and labels[0].isalpha() and _INITIAL_AFTER.match(text, e):
+    if (
+        len(labels) == 2
+        and len(labels[0]) == 1
+        and len(tld) == 2
+        and labels[0].isalpha()
+        and _INITIAL_AFTER.match(text, e)
+    ):
         return "abbreviation: one letter, a word, an initial ('a.de C.')"
     if len(labels) == 2 and len(labels[0]) <= 2 and labels[0].isdigit():
         return "a number or a date: one or two digits before the dot ('21.VI', '3.co')"
