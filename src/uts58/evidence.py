@@ -171,7 +171,7 @@ def evidence(
     if before.rstrip().lower().endswith(("at", "at)", "at]", "at}")) and _AT_BEFORE.search(text, max(0, s - 80), s):
         return "the domain of an address written with 'at' ('<jane at example.org>')"
     if before[-1:] in ("'", '"', "<", "(") and _LOADED.search(text, max(0, s - 20), s):
-        return "code: a file a program loads ('require \\'syscall.ph\\'')"
+        return "code: a file a program loads (\"require 'syscall.ph'\")"
     if text[e : e + 2] == ":/" and text[e + 2 : e + 3] != "/":
         return "a remote path (scp, rsync, NFS: 'example.com:/srv/svn')"
     if _ADDRESS_AFTER.match(text, e):
