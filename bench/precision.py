@@ -99,10 +99,11 @@ def _uts58_linkify() -> Detector:
     # call and the same filter (security.admitted) as src/uts58/linkifier.py;
     # tests/test_precision.py checks that the count equals linkify's <a>s.
     from uts58 import find_links
+    from uts58.linkifier import with_policy_extensions
     from uts58.security import Policy, admitted
 
     policy = Policy.default()
-    options = {} if policy.file_extensions is None else {"file_extensions": policy.file_extensions}
+    options = with_policy_extensions({}, policy, "linkify")
 
     def spans(text: str) -> list[Span]:
         out: list[Span] = []

@@ -22,7 +22,7 @@ from .detection import DEFAULT_SCHEMES, PRESETS, Finder, _scheme_set, why_not
 from .email import format_email
 from .errors import DecodeError, OptionError, TLDListError
 from .formatting import format_url
-from .linkifier import linkify
+from .linkifier import linkify, with_policy_extensions
 from .offsets import UNITS, link_offsets, unit_length
 from .parallel import DEFAULT_BLOCK, Block, BlockResult, detect_blocks, plan_blocks
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
@@ -567,11 +567,12 @@ def _finder_of(args: argparse.Namespace, policy: Policy | None, **options: Any) 
         options["cjk_prose"] = True
     if args.file_extensions is not None:
         options["file_extensions"] = args.file_extensions
-    elif policy is not None and policy.file_extensions is not None and args.preset is None:
-        options["file_extensions"] = policy.file_extensions  # (the policy's own list, unless the flags say)
     if args.preset is not None:
-        return Finder.preset(args.preset, **options)
-    return Finder(**options)
+        options["preset"] = args.preset
+    if policy is not None:
+        options = dict(with_policy_extensions(options, policy, "uts58"))  # (as linkify does, D97)
+    preset = options.pop("preset", None)
+    return Finder(**options) if preset is None else Finder.preset(preset, **options)
 
 
 def _file_extensions(value: str) -> tuple[str, ...]:

@@ -28,7 +28,7 @@ from ._kernels import Scan, candidate_scan, engine, speedups
 from ._regex import char_class
 from .email import _find_email_start
 from .errors import OptionError
-from .evidence import CODE_TLDS, evidence, message_id, message_id_unbracketed, multi_label_suffix
+from .evidence import CODE_TLDS, evidence, message_id, message_id_unbracketed
 from .formatting import SPECIAL_SCHEMES
 from .hosts import (
     FILE_EXTENSION_TLDS,
@@ -596,14 +596,10 @@ def why_not(text: str, finder: Finder | None = None) -> list[tuple[str, str]]:
     for link in loose.find_links(text):
         if (link.start, link.end) in kept or link.kind != "url" or link.scheme is not None:
             continue
-        ascii_host = link.host.ascii
-        tld = ascii_host[ascii_host.rfind(".") + 1 :]
         if not finder.bare_domains:
             why: str | None = "a bare domain: this finder links only names with a scheme or www. (gfm)"
-        elif finder.file_names:
-            why = evidence(text, link.start, link.end, ascii_host, finder.file_extensions)
         else:
-            why = f"file name or identifier: .{tld} is one of the finder's file_extensions"
+            why = evidence(text, link.start, link.end, link.host.ascii, finder.file_extensions, judge=finder.file_names)
         out.append((link.text, why or "overlaps a link found"))
     return out
 
@@ -1006,9 +1002,13 @@ class _Scanner(Generic[_T]):
             # "pam_unix.so" is one identifier, "…._openpgpkey.example.org" a DNS
             # service label (D97); "_example.com_" is emphasis.
             return i >= 2 and (self.text[i - 2].isalnum() or self.text[i - 2] == ".")
-        if self.escapes and _csi_before(self.text, i) == i:
+        if self._escape_ends_at(i):
             return False  # D100: "\x1b[1m" ends with a letter, and is no word
         return ch in _GLUED_BEFORE or ch.isalnum() or unicodedata.category(ch)[0] == "M"
+
+    def _escape_ends_at(self, i: int) -> bool:
+        """D100: a terminal control sequence ends right before ``i``."""
+        return self.escapes and _csi_before(self.text, i) == i
 
     def _clauses(self, s: int, e: int) -> list[tuple[int, int]]:
         if _IDEOGRAPHIC_STOP.search(self.text, s, e) is None:
@@ -1031,7 +1031,7 @@ class _Scanner(Generic[_T]):
                 s >= self.floor
                 and (name := text[s:at]).isascii()  # (U+212A lowercases to "k": a URL parser takes no such scheme)
                 and name.lower() in self.finder.schemes
-                and (s == 0 or text[s - 1] not in _BEFORE_SCHEME or (self.escapes and _csi_before(text, s) == s))
+                and (s == 0 or text[s - 1] not in _BEFORE_SCHEME or self._escape_ends_at(s))
             ):
                 start = s
                 break
@@ -1150,24 +1150,17 @@ class _Scanner(Generic[_T]):
         ):
             return None  # D51: "stat.st_size", "user.name=Jane": the word goes on
         finder = self.finder
-        if not finder.bare_domains and not ascii_host.startswith("www."):
-            return None  # (gfm: a scheme or "www.", whatever follows: "github.com/x" is no autolink)
-        if (
-            not ascii_host.startswith("www.")
-            and text[host_end : host_end + 1] != "/"
-            and (
+        if not ascii_host.startswith("www."):
+            if not finder.bare_domains:
+                return None  # (gfm: a scheme or "www.", whatever follows: "github.com/x" is no autolink)
+            if (
+                text[host_end : host_end + 1] != "/"
+                and self._port_end(host_end) == host_end
                 # D97: a bare name, with no path or port to show it is a host:
                 # is it a file, an identifier, a newsgroup? ("main.py", "README.md")
-                (finder.file_names and evidence(text, s, host_end, ascii_host, finder.file_extensions) is not None)
-                or (
-                    not finder.file_names
-                    and ascii_host[ascii_host.rfind(".") + 1 :] in finder.file_extensions
-                    and not multi_label_suffix(ascii_host)
-                )
-            )
-            and self._port_end(host_end) == host_end
-        ):
-            return None
+                and evidence(text, s, host_end, ascii_host, finder.file_extensions, judge=finder.file_names)
+            ):
+                return None
         return self._url(s, host_end, self.hosts(unicode_host, ascii_host, "domain"), None)
 
     def _bare_ipv4(self, s: int, b: int) -> _T | None:

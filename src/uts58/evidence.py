@@ -128,14 +128,18 @@ def evidence(
     ascii_host: str,
     code_tlds: frozenset[str] = CODE_TLDS,
     extension_tlds: frozenset[str] = EXTENSION_TLDS,
+    judge: bool = True,
 ) -> str | None:
     """Why ``text[s:e]``, a bare name (no scheme, no ``www.``, no path or
     port after it) whose A-label form is ``ascii_host``, is a file name,
     an identifier, a newsgroup or an abbreviation and not a host; None
-    when nothing in the text says so (D97)."""
+    when nothing in the text says so (D97).  Without ``judge``
+    (``Finder(file_names=False)``) only the ``code_tlds`` rule applies."""
+    tld = ascii_host[ascii_host.rfind(".") + 1 :]
+    if not judge:
+        return _code_tld(tld, ascii_host) if tld in code_tlds else None
     written = text[s:e]
     labels = _SEPARATORS.split(written)
-    tld = ascii_host[ascii_host.rfind(".") + 1 :]
     if "_" in written:
         return "file name: a host name has no '_'"
     first = labels[0].lower()
@@ -164,13 +168,13 @@ def evidence(
         return "a reverse-DNS name"
     if s and text[s - 1] == "*" and text[e : e + 1] != "*":
         return "a wildcard pattern ('*ppp.example.net')"  # ("*example.com*" is emphasis)
-    before = text[max(0, s - 8) : s]
+    near = text[max(0, s - 8) : s]
     # (each pattern looked for only where its last word can be: most names have none)
     if "config " in text[max(0, s - 60) : s] and _GIT_CONFIG.search(text, max(0, s - 60), s):
         return "code: a configuration key (git config)"
-    if before.rstrip().lower().endswith(("at", "at)", "at]", "at}")) and _AT_BEFORE.search(text, max(0, s - 80), s):
+    if near.rstrip().lower().endswith(("at", "at)", "at]", "at}")) and _AT_BEFORE.search(text, max(0, s - 80), s):
         return "the domain of an address written with 'at' ('<jane at example.org>')"
-    if before[-1:] in ("'", '"', "<", "(") and _LOADED.search(text, max(0, s - 20), s):
+    if near[-1:] in ("'", '"', "<", "(") and _LOADED.search(text, max(0, s - 20), s):
         return "code: a file a program loads (\"require 'syscall.ph'\")"
     if text[e : e + 2] == ":/" and text[e + 2 : e + 3] != "/":
         return "a remote path (scp, rsync, NFS: 'example.com:/srv/svn')"
@@ -183,9 +187,7 @@ def evidence(
         # (not "net.hr", "talk.tv", "soc.ox.ac.uk": a country's names)
         return "newsgroup name"
     if tld in code_tlds:
-        if not multi_label_suffix(ascii_host):
-            return f"file name or identifier: .{tld} names are files or code far more often than sites"
-        return None
+        return _code_tld(tld, ascii_host)
     if tld not in extension_tlds or multi_label_suffix(ascii_host):
         return None
     why = f" under .{tld}, a TLD that is also a file extension"
@@ -233,6 +235,14 @@ def _shows_files(line: str) -> bool:
     name of an extension that is no TLD; remembered, since every name of
     the line asks."""
     return _FILE_ON_LINE.search(line) is not None
+
+
+def _code_tld(tld: str, ascii_host: str) -> str | None:
+    """The rule of a name under one of the code TLDs: a file or identifier
+    unless its public suffix has more than one label (``tienda.com.py``)."""
+    if multi_label_suffix(ascii_host):
+        return None
+    return f"file name or identifier: .{tld} names are files or code far more often than sites"
 
 
 def _siblings(text: str, s: int, e: int, written: str) -> bool:
