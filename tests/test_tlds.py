@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import publicsuffixlist
 import pytest
@@ -350,15 +351,6 @@ def test_each_distinct_label_is_checked_once(monkeypatch: pytest.MonkeyPatch) ->
     assert calls == ["com"]
 
 
-def best_time(fn: Callable[[], object], rounds: int = 3) -> float:
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 # One long line, or many lines.  A long line costs a few passes over memory:
 # its sizes stay within the CPU caches, whose edge would look superlinear
 # (a quadratic regex would take seconds at 200,000 characters).
@@ -379,24 +371,90 @@ MANY_LINES: dict[str, Callable[[int], str]] = {
 }
 
 
+class _CountedPattern:
+    """A compiled pattern whose calls count the characters they are given to
+    scan and the matches they return (the regex engine's share of the steps:
+    every pattern here reads a character in one way only, see tlds._SP)."""
+
+    def __init__(self, pattern: re.Pattern[str], seen: list[int]) -> None:
+        self.pattern, self.seen = pattern, seen
+
+    def _span(self, text: str, pos: int = 0, endpos: int | None = None) -> None:
+        self.seen[0] += (len(text) if endpos is None else endpos) - pos + 1
+
+    def search(self, text: str, *args: int) -> re.Match[str] | None:
+        self._span(text, *args)
+        return self.pattern.search(text, *args)
+
+    def findall(self, text: str, *args: int) -> list[str]:
+        self._span(text, *args)
+        found = self.pattern.findall(text, *args)
+        self.seen[0] += len(found)
+        return found
+
+    def finditer(self, text: str, *args: int) -> Iterator[re.Match[str]]:
+        self._span(text, *args)
+        for m in self.pattern.finditer(text, *args):
+            self.seen[0] += 1
+            yield m
+
+
+def load_steps(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
+    """The steps of ``load_tlds(text)``: Python calls and calls into C (each
+    ``str.find``, each ``_tld_label``, each set insertion through a call),
+    plus the characters the module's patterns are given and the matches they
+    return.  A Python loop per character pair, a rescan per line or a
+    quadratic search would all show up here."""
+    seen = [0]
+    for name in ("_PSL_COMMENT", "_PSL_RULE", "_PSL_VERSION", "_IANA_LINE", "_IANA_VERSION"):
+        monkeypatch.setattr(tlds_module, name, _CountedPattern(getattr(tlds_module, name), seen))
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        seen[0] += 1
+
+    sys.setprofile(profile)
+    try:
+        load_tlds(text)
+    except ValueError:
+        pass  # refused lines count as much as accepted ones
+    finally:
+        sys.setprofile(None)
+    monkeypatch.undo()
+    return seen[0]
+
+
 @pytest.mark.parametrize(
     ("kind", "size"),
     [(kind, 50_000) for kind in ONE_LINE] + [(kind, 40_000 if "distinct" in kind else 200_000) for kind in MANY_LINES],
 )
-def test_load_time_grows_linearly(kind: str, size: int) -> None:
-    """N against 4N characters: linear is 4, quadratic 16."""
+def test_load_steps_grow_linearly(monkeypatch: pytest.MonkeyPatch, kind: str, size: int) -> None:
+    """N against 4N characters: linear is 4, quadratic 16 (steps, not seconds: D38)."""
     make = {**ONE_LINE, **MANY_LINES}[kind]
+    small_text, large_text = make(size), make(4 * size)
+    small, large = load_steps(monkeypatch, small_text), load_steps(monkeypatch, large_text)
+    grown = max(4, len(large_text) / len(small_text))  # (numbered rules grow a little more than 4 times)
+    assert large <= grown * small * 1.05 + 100, (small, large)
+    assert large <= 20 * len(large_text) + 1000  # a few steps per character, whatever the shape
 
-    def load(text: str) -> None:
-        try:
-            load_tlds(text)
-        except ValueError:
-            pass  # refused lines count as much as accepted ones
 
-    load(make(1000))
-    small, large = make(size), make(4 * size)
-    # Generous: the machine may be busy.
-    assert best_time(lambda: load(large), 7) / best_time(lambda: load(small), 7) < 10
+def test_a_rescan_per_line_would_be_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counter sees a quadratic loader: a _parse that searches again from
+    every line start (as a naive line loop over the text would)."""
+    real = tlds_module._parse
+
+    def quadratic(text: str, **kw: Any) -> Any:
+        at = text.find("\n")
+        while at >= 0:
+            tlds_module._IANA_LINE.search(text, at)  # the rest of the text, once per line
+            at = text.find("\n", at + 1)
+        return real(text, **kw)
+
+    make = MANY_LINES["many distinct TLDs"]
+    monkeypatch.setattr(tlds_module, "_parse", quadratic)
+    small = load_steps(monkeypatch, make(8000))
+    monkeypatch.setattr(tlds_module, "_parse", quadratic)
+    large = load_steps(monkeypatch, make(32_000))
+    assert large > 8 * small
 
 
 # --------------------------------------------------------------------------
