@@ -809,7 +809,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--seed", type=int, required=True)
     s.add_argument("--out", type=Path, required=True)
     s.add_argument("--parts", type=int, default=1)
-    s.add_argument("--exclude", type=Path, nargs="*", default=[], help="files whose lines are not drawn again")
+    s.add_argument(
+        "--exclude", type=Path, nargs="*", action="extend", default=[], help="files whose lines are not drawn again"
+    )
     s.add_argument("--linked", action="store_true", help="only lines where some system finds a link")
     s.add_argument("--corpus", choices=sorted(CORPORA), default="realtext", help="which built corpus to draw from")
     s.add_argument("--languages", default=None, help="only documents in these languages (comma-separated)")

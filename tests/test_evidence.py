@@ -181,6 +181,102 @@ def test_the_rules_hold_on_every_line_of_the_other_genre() -> None:
     assert texts(files) == []
 
 
+# ---------------------------------------------------------------- D103
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # placeholders: the registrable label, or metasyntactic words alone
+        ("certbot certonly -d www.DOMAIN.com -d DOMAIN.com", []),
+        ("To update a record-set with dnsName foo.bar.com., record type A", []),
+        ("    username =  pop3_name@mydomain.com", []),
+        ("<e-lcamtuf> ze domeny xxxxx.com", []),
+        ("<cliph> korzeń@domena.pl", []),
+        ('verifica a informação da zona DNS de "exemplo.com"', []),
+        ("   listed a namespace package ``foo.bar`` without", []),
+        ("mail to my-iam-account@somedomain.com.", []),
+        # not placeholders: conformance's own foo, a longer word, another label
+        ("abc.com foo.accountants foo.香港", ["abc.com", "foo.accountants", "foo.香港"]),
+        ("food.com, barcelona.cat, foo.googleapis.com", ["food.com", "barcelona.cat", "foo.googleapis.com"]),
+        ("sunsite.foo.edu, jbloggs@foo.com", ["sunsite.foo.edu", "jbloggs@foo.com"]),
+        ("xx.com and xxl.com", ["xx.com", "xxl.com"]),
+        # a written scheme or mailto: is the writer's choice
+        (
+            "http://www.foo.dom/cgi-bin/program.pl and mailto:root@domain.com",
+            ["http://www.foo.dom/cgi-bin/program.pl", "mailto:root@domain.com"],
+        ),
+    ],
+)
+def test_placeholder_names_are_not_linked(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+    if not expected:  # (names a finder without the judgement links: D103 refused them)
+        assert list(Finder.preset("all").find_links(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("    - sftp-server(8): add a new limits@openssh.com protocol extension that", []),
+        ('     - sftp(1): use "users-groups-by-id@openssh.com" sftp-server extension', []),
+        ("     The previous sntrup4591761x25519-sha512@tinyssh.org method is replaced", []),
+        ("     with sntrup761x25519-sha512@openssh.com. Per its designers, the", []),
+        ("verify-required sk-ecdsa-sha2-nistp256@openssh.com …", []),
+        ("Ciphers chacha20-poly1305@openssh.com,aes256-gcm@openssh.com", []),
+        # people
+        ("Yin Huaming <yhmact@pzh-public.sc.cninfo.net>", ["yhmact@pzh-public.sc.cninfo.net"]),
+        ("write to openssh@openssh.com or jane-sha@example.org", ["openssh@openssh.com", "jane-sha@example.org"]),
+        ("ask jane@example.org: methods differ", ["jane@example.org"]),
+    ],
+)
+def test_ssh_algorithm_and_extension_names_are_not_addresses(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+def test_code_members_and_long_host_names() -> None:
+    # a capital last label after a lower-case or camel-case one is code
+    assert texts("com.example.Foo or com.example.Foo.A.B") == []
+    assert texts("org.freedesktop.DBus.Properties and org.freedesktop.login1.Seat") == []
+    assert texts("Example.Com, KERNEL.ORG, Kernel.Org") == ["Example.Com", "KERNEL.ORG", "Kernel.Org"]
+    # a one-letter label is a file's stem or extension, not a host's inner label
+    assert texts("<czokarek> a urządzę! na do.kat-ar2.z.lodz-r1.tpnet.pl") == ["do.kat-ar2.z.lodz-r1.tpnet.pl"]
+    assert texts("config.h.in, config.h.cmake.in, m.in. Apache, B.pl") == []
+    # the noun of a module or program, in the languages of the corpora
+    assert texts("hey, what about blinkenlights.so module") == []
+    assert texts("<maf> debian.pl - skrypt perlowy do debiana ;P") == []
+    assert texts("參考 b2g.pl 腳本, update.pl: файл") == []
+    assert texts("the hiiraan.so site, onet.pl - portal") == ["hiiraan.so", "onet.pl"]
+
+
+def test_blanked_out_addresses_and_german_newsgroups() -> None:
+    assert texts("<@Joey> <xxxxxxxxxxxxxxxxx@privat.oldenburg.de>: host") == []
+    assert texts("mail xx@example.de, max@example.de, XXX@example.de") == ["xx@example.de", "max@example.de"]
+    assert texts("  -- Lindemann, se0088@aixrs1.hrz.uni-essen.de in de.comm.internet.software") == [
+        "se0088@aixrs1.hrz.uni-essen.de"
+    ]
+    assert dict(why_not("<xxxx@example.de>"))["xxxx@example.de"].startswith("a blanked-out address")
+
+
+def test_uucp_paths_and_underscores_after_an_address() -> None:
+    # the first hop of a bang path is a hop too; an exclamation is not
+    assert texts("From: Peter Galbavy <wonderland.org!peter@ao.com>") == ["peter@ao.com"]
+    assert texts("   erebus.att.com!wcs)") == []
+    assert texts("Visit onet.pl! Now, or onet.pl!!") == ["onet.pl", "onet.pl"]
+    # an address whose domain goes on with "_" is no address at a piece of it (D51)
+    assert texts("by S. Whang <whang@toro.kuee.kyoto_u.ac.jp>") == []
+    assert texts("jane@example.com_ and jane@example.com_, x") == ["jane@example.com", "jane@example.com"]
+
+
+def test_why_not_names_placeholders_and_protocol_names() -> None:
+    reasons = dict(why_not("see www.domain.com, you@yourhost.com and the limits@openssh.com extension"))
+    assert set(reasons) == {"www.domain.com", "you@yourhost.com", "limits@openssh.com"}
+    assert "placeholder" in reasons["you@yourhost.com"] and "SSH" in reasons["limits@openssh.com"]
+    assert why_not("write to jane@example.org") == []
+    off = Finder(file_names=False)
+    assert texts("foo.bar and limits@openssh.com extension", finder=off) == ["foo.bar", "limits@openssh.com"]
+    assert why_not("foo.bar and limits@openssh.com extension", off) == []
+
+
 # ---------------------------------------------------------------- presets and the one switch
 
 
@@ -298,6 +394,10 @@ def test_message_id_shapes() -> None:
         assert len(texts(line)) == 1, line
     assert message_id("8cceb9$1@news.example.org", "news.example.org")
     assert not message_id("u1234567", "anu.edu.au")
+    # Gnus's Message-IDs, bracketed or in a change log's "date:id:" (D103)
+    assert texts("  -- Henning Makholm in <yahsmr7dk9k.fsf@pc-043.diku.dk>") == []
+    assert texts("2016-05-26:87bn3ssqg0.fsf@ritchie.wxcvbn.org: fix") == []
+    assert texts("Jane <jane.fsf@example.org>, <87654321@qq.com>") == ["jane.fsf@example.org", "87654321@qq.com"]
 
 
 # ---------------------------------------------------------------- D99

@@ -28,7 +28,15 @@ from ._kernels import Scan, candidate_scan, engine, speedups
 from ._regex import char_class
 from .email import _find_email_start
 from .errors import OptionError
-from .evidence import CODE_TLDS, evidence, message_id, message_id_unbracketed
+from .evidence import (
+    CODE_TLDS,
+    blanked_out,
+    evidence,
+    message_id,
+    message_id_unbracketed,
+    placeholder,
+    protocol_name,
+)
 from .formatting import SPECIAL_SCHEMES
 from .hosts import (
     FILE_EXTENSION_TLDS,
@@ -243,7 +251,9 @@ class Finder:
       ``www.`` or a path by what the text shows (``README.md``,
       ``config.h.in``, ``pam_unix.so``, ``sci.space`` are not hosts;
       ``onet.pl``, ``flipkart.in`` are): :func:`uts58.evidence.evidence`,
-      D97.  On by default.
+      D97; and leave placeholders (``www.domain.com``, ``you@yourhost.com``)
+      and SSH algorithm names (``sk-ssh-ed25519@openssh.com``) unlinked,
+      D103.  On by default.
     * ``bare_domains``: link domains written without a scheme or ``www.``
       (``example.com``); off in the ``gfm`` preset.
     * ``cjk_prose``: for Chinese and Japanese written without spaces around
@@ -594,10 +604,19 @@ def why_not(text: str, finder: Finder | None = None) -> list[tuple[str, str]]:
     kept = {(link.start, link.end) for link in finder.find_links(text)}
     out = []
     for link in loose.find_links(text):
-        if (link.start, link.end) in kept or link.kind != "url" or link.scheme is not None:
+        if (link.start, link.end) in kept or link.scheme is not None:
             continue
-        if not finder.bare_domains:
-            why: str | None = "a bare domain: this finder links only names with a scheme or www. (gfm)"
+        why: str | None = None
+        if finder.file_names and placeholder(link.host.ascii):
+            why = "a placeholder name: its domain belongs to a stranger (D103)"
+        elif link.kind == "email":
+            at = link.text.rfind("@") + link.start
+            if finder.file_names and blanked_out(text[link.start : at]):
+                why = "a blanked-out address: nobody can write to it (D103)"
+            elif finder.file_names and protocol_name(text, link.start, at, link.end):
+                why = "the name of an SSH algorithm or extension, not a mailbox (D103)"
+        elif not finder.bare_domains:
+            why = "a bare domain: this finder links only names with a scheme or www. (gfm)"
         else:
             why = evidence(text, link.start, link.end, link.host.ascii, finder.file_extensions, judge=finder.file_names)
         out.append((link.text, why or "overlaps a link found"))
@@ -1150,6 +1169,8 @@ class _Scanner(Generic[_T]):
         ):
             return None  # D51: "stat.st_size", "user.name=Jane": the word goes on
         finder = self.finder
+        if finder.file_names and placeholder(ascii_host):
+            return None  # D103: "foo.bar", "www.domain.com" (a stranger's site)
         if not ascii_host.startswith("www."):
             if not finder.bare_domains:
                 return None  # (gfm: a scheme or "www.", whatever follows: "github.com/x" is no autolink)
@@ -1198,6 +1219,11 @@ class _Scanner(Generic[_T]):
         if host is None:
             return None, at + 1
         host_end, ascii_host, unicode_host = host
+        if text[host_end : host_end + 1] == "_" and text[host_end + 1 : host_end + 2].isalnum():
+            # D51 for an address: the name goes on ("whang@toro.kuee.kyoto_u.ac.jp"
+            # is not at toro.kuee.kyoto)
+            self.floor = max(self.floor, host_end)
+            return None, host_end
         if host_end > at + 1 and text[host_end - 1] in LABEL_SEPARATORS:
             host_end -= 1  # an email domain never keeps a trailing dot
         if start is None or start < self.floor:
@@ -1217,6 +1243,13 @@ class _Scanner(Generic[_T]):
             or (text[start].isdigit() and message_id_unbracketed(text[start:at]))
         ):
             self.floor = host_end  # D98: "-- Larry Wall in <199710161841.LAA13208@wall.org>"
+            return None, host_end
+        if (
+            scheme is None
+            and self.finder.file_names
+            and (placeholder(ascii_host) or blanked_out(text[start:at]) or protocol_name(text, start, at, host_end))
+        ):
+            self.floor = host_end  # D103: "you@yourhost.com", "xxxx@example.de", "limits@openssh.com extension"
             return None, host_end
         return self._link(start, host_end, "email", scheme, self.hosts(unicode_host, ascii_host, "domain")), host_end
 

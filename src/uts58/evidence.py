@@ -27,10 +27,13 @@ __all__ = [
     "CODE_TLDS",
     "EXTENSION_TLDS",
     "FILE_EXTENSIONS",
+    "blanked_out",
     "evidence",
     "message_id",
     "message_id_unbracketed",
     "multi_label_suffix",
+    "placeholder",
+    "protocol_name",
 ]
 
 # D97: TLDs whose bare two-label names are files, code identifiers or unit
@@ -63,7 +66,7 @@ _BUILD_FILES = frozenset("makefile gnumakefile configure aclocal autogen ltmain"
 _FILE_STEMS = frozenset("test tests main index setup install config script example sample foo bar baz demo tmp".split())
 _LIBRARY_TLDS = frozenset(("so", "la"))
 # Usenet hierarchies: "sci.space", "rec.sport.hockey", "pl.comp.os.linux".
-_USENET = frozenset("alt comp humanities misc rec sci soc talk net".split())
+_USENET = frozenset("alt comp comm humanities misc rec sci soc talk net".split())  # ("de.comm.internet")
 _GENERIC = frozenset("com net org edu gov mil int".split())
 _WORD_BEFORE = re.compile(r"(\S+)\s+\Z")
 _INITIAL_AFTER = re.compile(r"\s+[A-Z]\.(?![\w.])")  # ("a.de C.": not "t.me", "x.ai", "a.co b.co")
@@ -97,8 +100,14 @@ _FILE_ON_LINE = re.compile(
     r"(?<![\w.-])(?:[\w-]+\.(?:c|h|cpp|hpp|cxx|texi|txt|html?|xml|json|ya?ml|conf|cfg|ini|tex|dvi|log|diff|patch|o|"
     r"gz|bz2|xz|tar)|[a-z][a-z-]+\.[1-9])(?![\w-]|\.\w)"  # (a man page: "as.1"; not "v1.2", "No.1", "Vol.2")
 )
-# The noun a file name is written with ("the docbook.am makefile", "newest.pl script").
-_FILE_NOUN = re.compile(r"['\"’”]?\s+(?:file|files|script|scripts|makefile|template)\b")
+# The noun a file name is written with ("the docbook.am makefile", "newest.pl script",
+# "debian.pl - skrypt perlowy", "x.pl 脚本"), in the languages of the corpora.
+_FILE_NOUN = re.compile(
+    r"['\"’”]?(?:(?:\s*[-–—:])?\s+(?:file|files|script|scripts|makefile|template|module|modules|library|program|programs|"
+    r"plugin|plik|pliku|skrypt|skryptu|moduł|biblioteka|файл|скрипт|модуль|библиотека|datei|skript|modul|fichier|"
+    r"archivo|arquivo|programa|biblioteca|soubor)\b|\s*(?:脚本|腳本|文件|檔案|模块|模組|程序|程式|库))",
+    re.IGNORECASE,
+)
 # The domain of an address written with "at" ("<stbuehler at web.de>",
 # "yalcink01 (at) yahoo.com"): the rest of an address, not a site.
 _AT_BEFORE = re.compile(r"(?:[(\[{]at[)\]}]|<[^\s<>@]+\s+at)\s+\Z", re.IGNORECASE)
@@ -153,7 +162,13 @@ def evidence(
         return "abbreviation: one letter, a word, an initial ('a.de C.')"
     if len(labels) == 2 and len(labels[0]) <= 2 and labels[0].isdigit():
         return "a number or a date: one or two digits before the dot ('21.VI', '3.co')"
-    if len(labels) == 2 and labels[0].islower() and labels[1][:1].isupper() and labels[1][1:].islower():
+    if (
+        labels[-1][1:].islower()
+        and labels[-1][:1].isupper()
+        and (labels[-2][:1].islower() or (len(labels) > 2 and first in _GENERIC and labels[1][:1].islower()))
+    ):
+        # ("rst.Open", "com.example.Foo", "org.freedesktop.DBus.Properties";
+        # not "Example.Com", "FreeDesktop.Org", "KERNEL.ORG")
         return "code: a member written with a capital after a lower-case name ('rst.Open')"
     last = labels[-1]
     if any(c.isupper() for c in last) and any(c.islower() for c in last) and not last.istitle():
@@ -162,7 +177,8 @@ def evidence(
         return "file name: a TLD in capitals after a lower-case name ('systemd.NEWS')"
     if first in _BUILD_FILES:
         return "file name: a build file ('Makefile.win')"
-    if s and text[s - 1] == "!" and text[e : e + 1] == "!":
+    if text[e : e + 1] == "!" and ((s and text[s - 1] == "!") or text[e + 1 : e + 2].isalnum()):
+        # (the first hop too: "<wonderland.org!peter@ao.com>"; not "Visit onet.pl!")
         return "a hop of a UUCP route ('usc!cs.utexas.edu!uwm.edu!psuvax1')"
     if ascii_host.endswith(_REVERSE_DNS):
         return "a reverse-DNS name"
@@ -195,7 +211,12 @@ def evidence(
     if (len(name) > 1 and name.isupper() and not last.isupper()) or (last != last.lower() and name != name.upper()):
         # ("README.md", "Makefile.PL"; not "Microsoft.pl", "BusinessOnline.pl", "ONET.PL")
         return "file name: upper-case letters" + why
-    if any(len(label) == 1 and not label.isdigit() for label in labels) or any(x.isdigit() for x in labels[1:]):
+    if any(x.isdigit() for x in labels[1:]) or any(
+        len(label) == 1 and not label.isdigit() for label in (labels if len(labels) <= 3 else (first, labels[-2]))
+    ):
+        # (a file's one letter is its stem or the extension before the TLD,
+        # "m.in", "config.h.in"; inside a long name it is a host's,
+        # "do.kat-ar2.z.lodz-r1.tpnet.pl")
         return "file name: a one-letter or numeric label" + why
     if len(labels) >= 3 and labels[-2].lower() in FILE_EXTENSIONS:
         return f"file name: .{labels[-2].lower()} before the TLD" + why
@@ -296,6 +317,83 @@ def _changelog_entry(text: str, line_start: int, s: int, e: int) -> bool:
     return all("." in word or "/" in word or word.startswith("(") for word in words)
 
 
+# D103: names that stand for any name in examples and jokes.  Unlike the
+# domains IANA keeps for documentation (example.com, .example, .test), they
+# are registered by someone else, so a link would send the reader to a
+# stranger's site.  Only the label before the public suffix is looked at
+# ("bar.edu", "www.domain.com", "you@yourhost.com", "exemplo.com"; not
+# "bar.googleapis.com", "food.com").  "foo" is the conformance file's own
+# name for any host ("foo.accountants"): only a name of metasyntactic
+# words alone is one ("foo.bar").
+_METASYNTACTIC = frozenset("foo bar baz qux quux".split())
+_PLACEHOLDERS = frozenset(
+    "bar baz qux quux domain mydomain yourdomain somedomain your-domain my-domain domena mojadomena "
+    "twojadomena dns-server yourhost myhost somehost remotehost mycompany yourcompany mysite yoursite "
+    "exemplo esempio ejemplo exemple beispiel voorbeeld przyklad".split()
+)
+
+
+def placeholder(ascii_host: str) -> bool:
+    """Whether the registrable domain of ``ascii_host`` is a placeholder
+    name (D103).
+
+    >>> placeholder("foo.bar"), placeholder("www.domain.com"), placeholder("foo.accountants")
+    (True, True, False)
+    """
+    host = ascii_host.lower()
+    for label in host.split("."):
+        if label in _PLACEHOLDERS or label in _METASYNTACTIC or (len(label) >= 3 and label.strip("x") == ""):
+            return _placeholder(host)  # (the public suffix decides which label counts)
+    return False  # (most names: no word of the list, no lookup)
+
+
+def blanked_out(local: str) -> bool:
+    """Whether the local-part of an address is blanked out
+    (``xxxxxxxx@privat.oldenburg.de``): an address nobody can write to (D103)."""
+    return len(local) >= 3 and local.strip("xX") == ""
+
+
+@lru_cache(maxsize=4096)
+def _placeholder(host: str) -> bool:
+    registrable = _icann_psl().privatesuffix(host)
+    if registrable is None:
+        return False
+    label = registrable[: registrable.find(".")]
+    return (
+        label in _PLACEHOLDERS
+        or (len(label) >= 3 and label.strip("x") == "")
+        or all(part in _METASYNTACTIC for part in host.split("."))
+    )
+
+
+# D103: the names of SSH and SFTP algorithms and extensions (RFC 4251 §6:
+# "name@domain"): an algorithm in the local-part, or the noun after it.
+_ALGORITHM_PART = re.compile(
+    r"sha[0-9]+|ed(?:25519|448)|ecdsa|nistp[0-9]+|x?25519|poly1305|hmac|aes[0-9]+|[0-9]*gcm|umac|curve[0-9]+|"
+    r"sntrup[0-9]+(?:x25519)?|mlkem[0-9]+(?:x25519)?|etm|cert"
+)
+_PROTOCOL_NOUN = re.compile(
+    r"[\"'”’)]?\s+(?:sftp-server\s+|protocol\s+)?(?:extensions?|methods?|hybrid|ciphers?|algorithms?|MACs?|kex)\b",
+    re.IGNORECASE,
+)
+
+
+def protocol_name(text: str, start: int, at: int, end: int) -> bool:
+    """Whether the address ``text[start:end]`` (``@`` at ``at``) names an
+    SSH algorithm or extension (D103): ``sk-ssh-ed25519@openssh.com``, or
+    ``limits@openssh.com extension``.
+
+    >>> protocol_name("the limits@openssh.com extension", 4, 10, 22)
+    True
+    >>> protocol_name("mail jane@example.com now", 5, 9, 21)
+    False
+    """
+    local = text[start:at]
+    if "-" in local and any(_ALGORITHM_PART.fullmatch(part) for part in local.lower().split("-")):
+        return True
+    return _PROTOCOL_NOUN.match(text, end) is not None
+
+
 # D98: the local-part of a Message-ID (RFC 5322 §3.6.4) as mail and news
 # software writes it: a date and a queue id ("199710161841.LAA13208"), a
 # date and a counter ("1994Apr6.184419.3687"), hex stamps
@@ -303,17 +401,19 @@ def _changelog_entry(text: str, line_start: int, s: int, e: int) -> bool:
 _MESSAGE_ID_LOCAL = re.compile(
     r"[0-9]{6,}[.$]|[0-9]{4}[A-Za-z]{3}[0-9]{1,2}\.[0-9]|[0-9A-Fa-f]{8}\.[0-9A-Fa-f]{4,}\Z|[^@]*\$|Pine\.[A-Z]{3}\."
     r"|slrn[0-9a-z]+\.[0-9a-z]+\."  # (slrn's "slrnbu68qh.nqb.user")
+    r"|[0-9a-z]{8,}\.fsf\Z"  # (Gnus's "87obi8u4h2.fsf")
 )
 
 
 # A Message-ID shape so specific that it needs no "<" ("20200119135241.GA4970@gmail.com",
 # Mutt's date and time then a counter).
-_MESSAGE_ID_BARE = re.compile(r"[0-9]{12,}\.[A-Za-z0-9]+\Z")
+_MESSAGE_ID_BARE = re.compile(r"[0-9]{12,}\.[A-Za-z0-9]+\Z|[0-9][0-9a-z]{7,}\.fsf\Z")  # (and Gnus's)
 
 
 def message_id_unbracketed(local: str) -> bool:
     """Whether a local-part written without ``<`` is a Message-ID all the
-    same: twelve digits or more (a date and time) then ``.`` and a counter."""
+    same: twelve digits or more (a date and time) then ``.`` and a counter,
+    or Gnus's ``87bn3ssqg0.fsf``."""
     return _MESSAGE_ID_BARE.match(local) is not None
 
 
