@@ -86,3 +86,99 @@ DENSE = {
     "CJK clauses and ASCII labels (D22)": lambda n: ("谢谢。a.zz。" * (n // 8 + 1))[:n],
     "glued names (D51)": lambda n: ("a_b.zz " * (n // 7 + 1))[:n],
 }
+
+
+# --- link-dense text whose every host is new (issue 23) -------------------------------------------------------------
+#
+# Two shapes, built before any optimisation was tried: "dev" is the one the
+# work was profiled on; "held-out" has other scripts, other TLDs, other link
+# forms (ports, queries, fragments, mailto:, <addr>, several links a line)
+# and another size, and is only reported.  No host, and no email domain,
+# appears twice in either (a cache cannot answer), nor in both.
+
+_SYLLABLES = {
+    "latin": "ka lo mi ne ru sa te vo bi da".split(),
+    "cyrillic": "ка ло ми не ру са те во би да".split(),
+    "greek": "κα λο μι νε ρυ σα τε βο βι δα".split(),
+    "cjk": "東 京 大 学 日 本 中 国 北 海".split(),
+    "arabic": "كا لو مي ني رو سا تي فو بي دا".split(),
+    "devanagari": "का लो मि ने रु सा ते वो बि दा".split(),
+    "hangul": "가 나 다 라 마 바 사 아 자 차".split(),
+    "thai": "กา ลา มา นา รา สา ทา วา บา ดา".split(),
+    # held-out scripts
+    "hebrew": "בא גו דה זי חו טא כי לו מא נו".split(),
+    "georgian": "ბა გო და ვე ზი თო კა ლე მი ნო".split(),
+    "tamil": "கா லோ மி நே ரு சா தே வோ பி டா".split(),
+    "armenian": "բա գո դա զե թի կո լա մի նո պե".split(),
+}
+_TLDS = {
+    "latin": ["com", "de", "pl", "fr", "org", "net", "co.uk", "com.br"],
+    "cyrillic": ["рф", "ru", "com"],
+    "greek": ["gr", "com", "ελ"],
+    "cjk": ["jp", "cn", "com", "中国"],
+    "arabic": ["com", "eg", "sa"],
+    "devanagari": ["in", "com", "भारत"],
+    "hangul": ["kr", "com", "한국"],
+    "thai": ["th", "com", "ไทย"],
+    "hebrew": ["il", "co.il", "com"],
+    "georgian": ["ge", "გე", "com"],
+    "tamil": ["in", "lk", "இந்தியா"],
+    "armenian": ["am", "հայ", "com"],
+}
+_HELD_OUT_LATIN_TLDS = ["it", "es", "nl", "se", "cz", "com.au", "org.uk", "io", "dev", "info"]
+FRESH_SCRIPTS = {
+    "dev": ("latin", "cyrillic", "greek", "cjk", "arabic", "devanagari", "hangul", "thai"),
+    "held-out": ("latin", "hebrew", "georgian", "tamil", "armenian", "cyrillic"),
+}
+
+
+def _fresh_name(rng: random.Random, script: str, k: int) -> str:
+    """A label of syllables of ``script`` ending in the digits of ``k``
+    written with that script's syllables: unique per ``k``, one script."""
+    syl = _SYLLABLES[script]
+    head = "".join(rng.choice(syl) for _ in range(rng.randint(2, 4)))
+    return head + (str(k) if script == "latin" else "".join(syl[int(c)] for c in str(k)))
+
+
+def fresh_lines(n: int, shape: str = "dev", seed: int = 23) -> list[str]:
+    """``n`` lines of link-dense text in which no host repeats: each line a
+    few words of its script, a URL (with a scheme, with ``www.``, or bare
+    with a path) and an email address (held-out: also a port, a query or a
+    fragment, ``mailto:`` or ``<addr>``, and every third line a second URL)."""
+    rng = random.Random(seed if shape == "dev" else seed + 1000)
+    scripts = FRESH_SCRIPTS[shape]
+    base = 0 if shape == "dev" else 10**7  # (the two shapes share no host)
+    words = {s: [_fresh_name(rng, s, 0)[:4] for _ in range(6)] for s in scripts}
+    lines = []
+    seen: set[str] = set()
+    for i in range(n):
+        script = scripts[i % len(scripts)]
+        k = base + 3 * i
+
+        def host(script: str, k: int) -> str:
+            tlds = _TLDS[script] + (_HELD_OUT_LATIN_TLDS if shape != "dev" and script == "latin" else [])
+            return _fresh_name(rng, script, k) + "." + rng.choice(tlds)
+
+        h1 = host(script, k)
+        h2 = host("latin" if rng.random() < 0.6 else script, k + 1)
+        path = _fresh_name(rng, script, i)
+        if shape == "dev":
+            url = (f"https://{h1}/{path}", f"www.{h1}", f"{h1}/x")[i % 3]
+            email = f"{_fresh_name(rng, 'latin', i)}@{h2}"
+        else:
+            url = (f"http://{h1}:8080/{path}?q={i}", f"https://www.{h1}/#{path}", f"{h1}/{path}/")[i % 3]
+            local = _fresh_name(rng, "latin", i)
+            email = (f"<{local}@{h2}>", f"mailto:{local}@{h2}", f"{local}.{i}@{h2}")[i % 3]
+        w = words[script]
+        line = f"{rng.choice(w)} {url} {rng.choice(w)} {email}."
+        made_hosts = [h1, h2]
+        if shape != "dev" and i % 3 == 0:
+            word = rng.choice(w)  # (drawn before the host, as when the held-out text was first made)
+            made_hosts.append(host(script, k + 2))
+            line += f" {word} https://{made_hosts[-1]}/"
+        lines.append(line)
+        for made in made_hosts:
+            if made in seen:  # (labels are joins of syllables: make sure no join repeats)
+                raise AssertionError(f"fresh_lines: host {made} made twice (seed {seed}, {shape})")
+            seen.add(made)
+    return lines

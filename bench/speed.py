@@ -13,7 +13,17 @@ Workloads:
    also one call per document;
 5. (``linkify`` against ``find_links`` is bench/run.py's bench_linkify);
 6. uts58 in pure Python (``UTS58_PURE_PYTHON=1``): multilingual prose and
-   real-text lines, 1 MB each.
+   real-text lines, 1 MB each;
+7. link-dense text whose every host is new (issue 23, ``corpus.fresh_lines``):
+   the dev shape (40,000 lines, 80,000 links, eight scripts) and a held-out
+   shape (other scripts, TLDs and link forms, 12,000 lines), one call per
+   line.
+
+Every uts58 workload is timed twice: as it comes (hosts that repeat in the
+text are answered by the bounded caches from their second time on, and so
+are those of an earlier round), and "cold", with ``uts58.caches.clear()``
+before each timing, so that no figure is what a cache remembered from a
+round before (issue 23, D104).
 
 MB are megabytes (2**20 bytes) of the text in UTF-8, the same unit for every
 system.  Times are CPU time, the least of 3 rounds: uts58 in a fresh
@@ -69,11 +79,15 @@ class Sizes:
     pure: int  # UTF-8 bytes of each pure-Python input (about)
     doc_step: int  # every doc_step-th document of the real-text corpus
     rounds: int
+    fresh: int = 40_000  # lines of the link-dense text with new hosts (dev shape)
+    fresh_held_out: int = 12_000  # and of its held-out shape
 
     @staticmethod
     def of(quick: bool) -> Sizes:
         if quick:
-            return Sizes(prose=MB // 2, dense=MB // 4, pure=MB // 8, doc_step=32, rounds=1)
+            return Sizes(
+                prose=MB // 2, dense=MB // 4, pure=MB // 8, doc_step=32, rounds=1, fresh=4000, fresh_held_out=1200
+            )
         return Sizes(prose=8 * MB, dense=MB, pure=MB, doc_step=1, rounds=3)
 
 
@@ -191,9 +205,17 @@ def _probe(args: argparse.Namespace) -> int:
         workloads["prose"] = [corpus.prose(sizes.prose)]
         workloads["ascii"] = [corpus.ascii_prose(sizes.prose)]
         workloads["dense"] = [Path(args.dense).read_bytes().decode("utf-8")]
+        workloads["fresh"] = corpus.fresh_lines(sizes.fresh, "dev")
+        workloads["fresh held-out"] = corpus.fresh_lines(sizes.fresh_held_out, "held-out")
         if not isinstance(real, str):
             workloads["lines"], workloads["docs"] = real[1], real[0]
+    try:
+        from uts58.caches import clear
+    except ImportError:  # (a tree from before issue 23: no cold figures)
+        clear = None
     results = {name: [float("inf"), count(texts), utf8_mb(texts)] for name, texts in workloads.items()}
+    if clear is not None:
+        results.update({f"{name} cold": [float("inf"), *results[name][1:]] for name in workloads})
     # Round by round over all the workloads (not each one's rounds back to
     # back): a slow spell of the shared machine falls on one round of each,
     # so the ratio of two workloads (one call per line against one per
@@ -201,6 +223,11 @@ def _probe(args: argparse.Namespace) -> int:
     for _ in range(sizes.rounds):
         for name, texts in workloads.items():
             results[name][0] = min(results[name][0], best_of(lambda texts=texts: count(texts), repeat=1))
+            if clear is not None:
+                clear()  # (then timed once: what a first pass over new text costs)
+                results[f"{name} cold"][0] = min(
+                    results[f"{name} cold"][0], best_of(lambda t=texts: count(t), repeat=1)
+                )
     print(json.dumps({"file": uts58.__file__, "accelerated": accelerated(), "results": results}))
     return 0
 
@@ -461,6 +488,12 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
                 _ratio(u, js["autolinker"]), 1.2, "uts58 / Autolinker", _ratio(ub, js["autolinker"]) if ub else None
             )
         rows.append(f"| {head}: uts58 find_links | {_uts58_cell(u, ub, label)} | {target} |")
+        uc = now.get(f"{key} cold", "no cold figure")
+        if key == "dense":
+            target = verdict.check(_ratio(uc, py_result), 10, "uts58 / linkify-it-py")
+        else:
+            target = verdict.check(_ratio(uc, js["autolinker"]), 1.2, "uts58 / Autolinker")
+        rows.append(f"| {head}: uts58 find_links, caches cleared before each timing | {_fmt(uc)} | {target} |")
         rows += _peer_rows(head, u, ub, js, peer_names, f"{peer_names['py']}{py_note}", py_result)
 
     # Real text, one call per line.
@@ -481,6 +514,12 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
             _ratio(u, js["autolinker"]), 1.2, "uts58 / Autolinker (MB/s)", _ratio(ub, js["autolinker"]) if ub else None
         )
         rows.append(f"| {head}, one call per line: uts58 find_links | {_uts58_cell(u, ub, label, False)} | {target} |")
+        uc = now.get("lines cold", "no cold figure")
+        target = verdict.check(_ratio(uc, js["autolinker"]), 1.2, "uts58 / Autolinker (MB/s)")
+        rows.append(
+            f"| {head}, one call per line: uts58 find_links, caches cleared before each timing | "
+            f"{_fmt(uc, False)} | {target} |"
+        )
         py_label = (
             f"{peer_names['py']}, every 8th line (lines[0::8]: {len(py_lines):,} lines, {utf8_mb(py_lines):.1f} MB)"
         )
@@ -494,6 +533,34 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
         rows.append(
             f"| {head}, one call per document: uts58 find_links | {_uts58_cell(d, db, label, False)} | {target} |"
         )
+
+    # Link-dense text whose every host is new (issue 23): a figure per link.
+    for key, shape, n in (("fresh", "dev", sizes.fresh), ("fresh held-out", "held-out", sizes.fresh_held_out)):
+        texts = corpus.fresh_lines(n, shape)
+        print(f"speed: peers on {key}…", file=sys.stderr, flush=True)
+        head = (
+            f"speed, link-dense text, every host new ({shape} shape: {len(texts):,} lines, {utf8_mb(texts):.1f} MB, "
+            f"{len(corpus.FRESH_SCRIPTS[shape])} scripts), one call per line"
+        )
+        js = {which: node_time(which, texts, rounds) for which in JS}
+        py_result = py_time(py, texts, rounds)
+        # (cold: the caches cleared before each timing; every host is new anyway.
+        # Against a tree from before the caches could be cleared, warm with warm.)
+        ub = b(then, key)
+        u = now.get(key, NO_CORPUS) if ub is not None else now.get(f"{key} cold", now.get(key, NO_CORPUS))
+        target = verdict.check(
+            _ratio(u, js["autolinker"]), 1.5, "uts58 / Autolinker", _ratio(ub, js["autolinker"]) if ub else None
+        )
+        target += "; " + verdict.check(
+            _ratio(u, py_result), 10, "uts58 / linkify-it-py", _ratio(ub, py_result) if ub else None
+        )
+        per_link = ""
+        if isinstance(u, Measure) and u.links:
+            per_link = f"; {u.seconds / u.links * 1e6:.1f} µs per link, everything included"
+            if isinstance(ub, Measure) and ub.links:
+                per_link = f"; {ub.seconds / ub.links * 1e6:.1f} → {u.seconds / u.links * 1e6:.1f} µs per link"
+        rows.append(f"| {head}: uts58 find_links | {_uts58_cell(u, ub, label)}{per_link} | {target} |")
+        rows += _peer_rows(head, u, ub, js, peer_names, peer_names["py"], py_result)
 
     # Pure Python.
     for key, title in (

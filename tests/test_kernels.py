@@ -440,13 +440,33 @@ def test_parse_special_on_formatting_sources() -> None:
 def test_ada_rejects_bad_arguments() -> None:
     assert speedups is not None
     with pytest.raises(TypeError, match="tuple subclasses"):
-        speedups.Ada(1, 1, 1, 1, 1, dict, Display)
+        speedups.Ada(1, 1, 1, 1, 1, 1, 1, dict, Display)
     with pytest.raises(TypeError, match="tuple subclasses"):
-        speedups.Ada(1, 1, 1, 1, 1, Components, 5)
+        speedups.Ada(1, 1, 1, 1, 1, 1, 1, Components, 5)
     with pytest.raises(ValueError, match="address is 0"):
-        speedups.Ada(0, 1, 1, 1, 1, Components, Display)
+        speedups.Ada(0, 1, 1, 1, 1, 1, 1, Components, Display)
+    with pytest.raises(ValueError, match="go together"):
+        speedups.Ada(1, 1, 1, 1, 1, 1, 0, Components, Display)
+    # (without ToUnicode's two, the rest of the C API stays; to_unicode says False)
+    from uts58.whatwg import _ADDRESSES
+
+    assert _ADDRESSES is not None
+    partial_api = speedups.Ada(*_ADDRESSES[:5], 0, 0, Components, Display)
+    assert partial_api.to_unicode("xn--bcher-kva.de") is False
+    assert partial_api.domain("Bücher.de") == "xn--bcher-kva.de"
+    with pytest.raises(TypeError):
+        speedups.Ada(1, 1, 1, 1, 1, Components, Display)  # (the five addresses before issue 23)
     with pytest.raises(TypeError, match="url must be a str"):
         c_ada().parse(b"https://example.com")
+    with pytest.raises(TypeError, match="name must be a str"):
+        c_ada().domain(b"example.com")
+    with pytest.raises(TypeError, match="ASCII str"):
+        c_ada().to_unicode(None)
+    assert c_ada().domain("a\ud800.com") is None  # (a lone surrogate: no domain)
+    from uts58.hosts import _parsed_domain
+
+    long_name = "x" * 100_000 + ".com"  # (through the heap buffer; the WHATWG parser has no length limit)
+    assert c_ada().domain(long_name) == _parsed_domain(long_name) == long_name
 
 
 def test_format_url_same_in_both_modes() -> None:

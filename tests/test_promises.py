@@ -154,6 +154,9 @@ def test_minimal_email_is_detected_whole_or_quoted(local: str, domain: str) -> N
         formatted = format_email(local + "@" + domain)
     except ValueError:
         return  # not a valid address (controls): nothing to format
+    # (D99: an IRC ident's mark, a ban mask's "*" or a nick's "!" at the start
+    # of a local-part is read as a reader of a chat log reads it; its own tests)
+    assume(formatted[0] not in "~^+=*-" and "!" not in formatted)
     links = list(find_links(" " + formatted + " ", urls=False))
     if formatted.startswith('"'):
         assert links == [] or links[0].start > 1  # quoted local-parts are not linked (§5)
@@ -170,7 +173,12 @@ def test_detection_is_well_formed_on_any_text(text: str) -> None:
         assert text[link.start : link.end] == link.text
         last = link.end
         if link.kind == "email":
-            assert find_email_start(text, text.index("@", link.start, link.end)) == link.start
+            # §5.2's start, or after what D99/D100 strip before it (a nick and
+            # "!", an ident's mark, a mask's "*", a terminal escape)
+            start = find_email_start(text, text.index("@", link.start, link.end))
+            assert start is not None and start <= link.start
+            stripped = text[start : link.start]
+            assert not stripped or stripped[0] in "~^+=*-" or "!" in stripped or "\x1b" in stripped, stripped
         else:
             authority = re.match(r"(?:[A-Za-z]+://)?[^/?#]*", link.text)
             assert authority is not None

@@ -13,6 +13,8 @@ typedef struct {
     size_t length;
 } ada_string;
 
+typedef ada_string ada_owned_string;  /* (the same layout, freed by ada) */
+
 typedef struct {
     uint32_t protocol_end, username_end, host_start, host_end, port, pathname_start, search_start, hash_start;
 } ada_url_components;
@@ -26,6 +28,8 @@ typedef struct {
     ada_string (*get_href)(void *);
     const ada_url_components *(*get_components)(void *);
     void (*free)(void *);
+    ada_owned_string (*idna_to_unicode)(const char *, size_t);
+    void (*free_owned_string)(ada_owned_string);
     PyObject *components;  /* the namedtuple class of parse() */
     PyObject *display;     /* the namedtuple class of parse_display() */
 } Ada;
@@ -326,30 +330,149 @@ address(PyObject *value)
     return p;
 }
 
-/* Ada(parse, is_valid, get_href, get_components, free, components, display):
- * addresses of ada's C functions, and the classes of the results.  The addresses
+/* Whether an ASCII host is a dotted quad of digits (what ada serializes an
+ * IPv4 address as): uts58.hosts.domain_to_ascii refuses it. */
+static int
+dotted_quad(const char *h, uint32_t n)
+{
+    int groups = 1, digits = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (h[i] == '.') {
+            if (digits == 0)
+                return 0;
+            groups++;
+            digits = 0;
+        }
+        else if (h[i] >= '0' && h[i] <= '9')
+            digits++;
+        else
+            return 0;
+    }
+    return groups == 4 && digits > 0;
+}
+
+PyDoc_STRVAR(ada_domain_doc,
+             "domain(name) -> str | None | False\n\n"
+             "uts58.hosts.domain_to_ascii in one call: the host ada makes of\n"
+             "'http://' + name + '/' when that URL is the host alone (no userinfo,\n"
+             "port, path, query or fragment; no IP address), else None; False when\n"
+             "ada's answer cannot be split (the Python steps decide).");
+
+static PyObject *
+Ada_domain(Ada *self, PyObject *name)
+{
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "name must be a str, not %.100s", Py_TYPE(name)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t size;
+    const char *data = url_utf8(name, &size);
+    if (data == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);  /* (lone surrogates: no domain) */
+    for (Py_ssize_t i = 0; i < size; i++) {
+        switch (data[i]) {  /* more than a host (port, path, userinfo) or not a domain */
+        case ':': case '/': case '?': case '#': case '@': case '\\': case '[': case ']': case '%':
+            return Py_NewRef(Py_None);
+        }
+    }
+    if (size > (Py_ssize_t)(0xFFFFFFF0u - 8))
+        return Py_NewRef(Py_None);
+    char small[512];
+    char *buf = size + 8 <= (Py_ssize_t)sizeof(small) ? small : PyMem_Malloc((size_t)size + 8);
+    if (buf == NULL)
+        return PyErr_NoMemory();
+    memcpy(buf, "http://", 7);
+    memcpy(buf + 7, data, (size_t)size);
+    buf[7 + size] = '/';
+    Split sp = {0};
+    PyObject *result = NULL;
+    switch (split_url(self, buf, size + 8, &sp)) {
+    case 1:
+        if (sp.user_start == NONE_AT && sp.port_end == sp.host_end && sp.path_end == sp.port_end + 1 &&
+            sp.query_start == NONE_AT && sp.fragment_start == NONE_AT && sp.scheme_end == 4 &&
+            sp.host_end > sp.host_start && sp.href[sp.host_start] != '[' &&
+            !dotted_quad(sp.href + sp.host_start, sp.host_end - sp.host_start))
+            result = ascii_slice(sp.href, sp.host_start, sp.host_end);
+        else
+            result = Py_NewRef(Py_None);
+        break;
+    case 0:
+        result = Py_NewRef(Py_None);
+        break;
+    case -1:
+        result = Py_NewRef(Py_False);
+        break;
+    default:
+        break;  /* -2: the exception is set */
+    }
+    split_free(self, &sp);
+    if (buf != small)
+        PyMem_Free(buf);
+    return result;
+}
+
+PyDoc_STRVAR(ada_to_unicode_doc,
+             "to_unicode(ascii_domain) -> str | False\n\n"
+             "UTS #46 ToUnicode of an ASCII domain by ada (ada_idna_to_unicode);\n"
+             "the input where ada gives nothing (uts58.whatwg.idna_to_unicode);\n"
+             "False when this ada-url has not got the function.");
+
+static PyObject *
+Ada_to_unicode(Ada *self, PyObject *ascii)
+{
+    if (!PyUnicode_Check(ascii) || !PyUnicode_IS_ASCII(ascii)) {
+        PyErr_SetString(PyExc_TypeError, "to_unicode takes an ASCII str");
+        return NULL;
+    }
+    if (self->idna_to_unicode == NULL)
+        return Py_NewRef(Py_False);  /* (not in this ada-url: the caller goes through its wrapper) */
+    Py_ssize_t size;
+    const char *data = PyUnicode_AsUTF8AndSize(ascii, &size);
+    if (data == NULL)
+        return NULL;
+    ada_owned_string out = self->idna_to_unicode(data, (size_t)size);
+    PyObject *result = out.length ? PyUnicode_DecodeUTF8(out.data, (Py_ssize_t)out.length, "strict")
+                                  : Py_NewRef(ascii);
+    self->free_owned_string(out);
+    return result;
+}
+
+/* Ada(parse, is_valid, get_href, get_components, free, idna_to_unicode,
+ * free_owned_string, components, display): addresses of ada's C functions, and the classes of the results.  The addresses
  * are called as given: only uts58.whatwg makes an Ada, from addresses cffi
  * gives for the functions of ada_c.h after checking their signatures. */
 static PyObject *
 Ada_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *a[5], *components, *display;
+    PyObject *a[7], *components, *display;
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
         PyErr_SetString(PyExc_TypeError, "Ada() takes positional arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OO:Ada", &PyLong_Type, &a[0], &PyLong_Type, &a[1], &PyLong_Type, &a[2],
-                          &PyLong_Type, &a[3], &PyLong_Type, &a[4], &components, &display))
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!OO:Ada", &PyLong_Type, &a[0], &PyLong_Type, &a[1], &PyLong_Type,
+                          &a[2], &PyLong_Type, &a[3], &PyLong_Type, &a[4], &PyLong_Type, &a[5], &PyLong_Type, &a[6],
+                          &components, &display))
         return NULL;
     if (!PyType_Check(components) || !PyType_IsSubtype((PyTypeObject *)components, &PyTuple_Type) ||
         !PyType_Check(display) || !PyType_IsSubtype((PyTypeObject *)display, &PyTuple_Type)) {
         PyErr_SetString(PyExc_TypeError, "Ada(): components and display must be tuple subclasses");
         return NULL;
     }
-    void *p[5];
+    void *p[7];
     for (int k = 0; k < 5; k++)
         if ((p[k] = address(a[k])) == NULL)
             return NULL;
+    /* The two of ToUnicode are optional (0: this ada-url has not got them),
+     * and go together. */
+    for (int k = 5; k < 7; k++) {
+        p[k] = PyLong_AsVoidPtr(a[k]);
+        if (p[k] == NULL && PyErr_Occurred())
+            return NULL;
+    }
+    if ((p[5] == NULL) != (p[6] == NULL)) {
+        PyErr_SetString(PyExc_ValueError, "Ada(): idna_to_unicode and free_owned_string go together");
+        return NULL;
+    }
     Ada *self = (Ada *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
@@ -359,6 +482,8 @@ Ada_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     memcpy(&self->get_href, &p[2], sizeof(void *));
     memcpy(&self->get_components, &p[3], sizeof(void *));
     memcpy(&self->free, &p[4], sizeof(void *));
+    memcpy(&self->idna_to_unicode, &p[5], sizeof(void *));
+    memcpy(&self->free_owned_string, &p[6], sizeof(void *));
     self->components = Py_NewRef(components);
     self->display = Py_NewRef(display);
     return (PyObject *)self;
@@ -374,6 +499,8 @@ Ada_dealloc(Ada *self)
 
 static PyMethodDef Ada_methods[] = {
     {"parse", (PyCFunction)Ada_parse, METH_O, ada_parse_doc},
+    {"domain", (PyCFunction)Ada_domain, METH_O, ada_domain_doc},
+    {"to_unicode", (PyCFunction)Ada_to_unicode, METH_O, ada_to_unicode_doc},
     {"parse_display", (PyCFunction)(void (*)(void))Ada_parse_display, METH_FASTCALL, ada_parse_display_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypedDict,
 from ._checks import check_str
 from ._kernels import Scan, candidate_scan, engine, speedups
 from ._regex import char_class
+from .caches import bounded
 from .email import _find_email_start
 from .errors import OptionError
 from .evidence import (
@@ -251,7 +252,7 @@ class Finder:
       ``www.`` or a path by what the text shows (``README.md``,
       ``config.h.in``, ``pam_unix.so``, ``sci.space`` are not hosts;
       ``onet.pl``, ``flipkart.in`` are): :func:`uts58.evidence.evidence`,
-      D97; and leave placeholders (``www.domain.com``, ``you@yourhost.com``)
+      D97; and leave placeholders (``www.yourdomain.com``, ``you@yourhost.com``)
       and SSH algorithm names (``sk-ssh-ed25519@openssh.com``) unlinked,
       D103.  On by default.
     * ``bare_domains``: link domains written without a scheme or ``www.``
@@ -488,12 +489,12 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
         "_quick_tlds": None if finder.bare_ipv4 else tlds,
         # The Host of each (Unicode form, A-label form, kind): hosts repeat,
         # and a Host is immutable (D93: bounded as the host caches are).
-        "_hosts": lru_cache(maxsize=HOST_CACHE_SIZE)(_host),
+        "_hosts": bounded(HOST_CACHE_SIZE, "hosts")(_host),
         # The href and display of each link (D95): link texts repeat in real
         # text (80% of the links of the bench corpus are repeats).
-        "_link_forms": lru_cache(maxsize=HOST_CACHE_SIZE)(link_forms),
+        "_link_forms": bounded(HOST_CACHE_SIZE, "link forms")(link_forms),
         # The host after "://" of each run of host characters (_schemed_host).
-        "_schemed_hosts": lru_cache(maxsize=HOST_CACHE_SIZE)(
+        "_schemed_hosts": bounded(HOST_CACHE_SIZE, "schemed hosts")(
             partial(_schemed_host, patterns, domain_rules(tlds, props.version), finder.single_label_hosts)
         ),
     }
@@ -1170,7 +1171,7 @@ class _Scanner(Generic[_T]):
             return None  # D51: "stat.st_size", "user.name=Jane": the word goes on
         finder = self.finder
         if finder.file_names and placeholder(ascii_host):
-            return None  # D103: "foo.bar", "www.domain.com" (a stranger's site)
+            return None  # D103: "foo.bar", "www.yourdomain.com" (a stranger's site)
         if not ascii_host.startswith("www."):
             if not finder.bare_domains:
                 return None  # (gfm: a scheme or "www.", whatever follows: "github.com/x" is no autolink)
@@ -1276,10 +1277,10 @@ class _Scanner(Generic[_T]):
             start = bang + 1
         while start < at and text[start] == "*":
             start += 1
-        if start < at and (
+        if start + 1 < at and (
             text[start] in _IDENT_MARKS or (text[start] == "-" and start > 0 and text[start - 1] in "!([")
         ):
-            start += 1
+            start += 1  # (a mark with nothing after it is the local-part itself: "~@example.com")
         return start if start < at else None
 
     def _scheme_before(self, start: int) -> bool:

@@ -19,9 +19,9 @@ True
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from .hosts import LABEL_SEPARATORS, _icann_psl
+from .caches import bounded
+from .hosts import LABEL_SEPARATORS, public_suffixes
 
 __all__ = [
     "CODE_TLDS",
@@ -66,9 +66,12 @@ _BUILD_FILES = frozenset("makefile gnumakefile configure aclocal autogen ltmain"
 _FILE_STEMS = frozenset("test tests main index setup install config script example sample foo bar baz demo tmp".split())
 _LIBRARY_TLDS = frozenset(("so", "la"))
 # Usenet hierarchies: "sci.space", "rec.sport.hockey", "pl.comp.os.linux".
-_USENET = frozenset("alt comp comm humanities misc rec sci soc talk net".split())  # ("de.comm.internet")
+_USENET = frozenset("alt comp humanities misc rec sci soc talk net".split())
+# (a country's hierarchy also has "comm": "de.comm.internet"; not a first label: "comm.tu-berlin.de")
+_USENET_SECOND = _USENET | {"comm"}
 _GENERIC = frozenset("com net org edu gov mil int".split())
 _WORD_BEFORE = re.compile(r"(\S+)\s+\Z")
+_UUCP_NEXT = re.compile(r"[a-z0-9_.-]{1,64}[!@]")  # (the next hop or the user, then "!" or "@")
 _INITIAL_AFTER = re.compile(r"\s+[A-Z]\.(?![\w.])")  # ("a.de C.": not "t.me", "x.ai", "a.co b.co")
 # syslog selectors: "kern.info", "mail.info" (a facility and a priority).
 _SYSLOG_FACILITIES = frozenset(
@@ -103,9 +106,9 @@ _FILE_ON_LINE = re.compile(
 # The noun a file name is written with ("the docbook.am makefile", "newest.pl script",
 # "debian.pl - skrypt perlowy", "x.pl 脚本"), in the languages of the corpora.
 _FILE_NOUN = re.compile(
-    r"['\"’”]?(?:(?:\s*[-–—:])?\s+(?:file|files|script|scripts|makefile|template|module|modules|library|program|programs|"
-    r"plugin|plik|pliku|skrypt|skryptu|moduł|biblioteka|файл|скрипт|модуль|библиотека|datei|skript|modul|fichier|"
-    r"archivo|arquivo|programa|biblioteca|soubor)\b|\s*(?:脚本|腳本|文件|檔案|模块|模組|程序|程式|库))",
+    r"['\"’”]?(?:(?:\s*[-–—:])?\s+(?:file|files|script|scripts|makefile|template|module|modules|library|plugin|"
+    r"plik|pliku|skrypt|skryptu|moduł|файл|скрипт|модуль|datei|skript|fichier|archivo|arquivo|soubor)\b"
+    r"|\s*(?:脚本|腳本|文件|檔案|模块|模組)(?![\u4e00-\u9fff]))",
     re.IGNORECASE,
 )
 # The domain of an address written with "at" ("<stbuehler at web.de>",
@@ -122,12 +125,11 @@ _REVERSE_DNS = (".ip6.int", ".ip6.arpa", ".in-addr.arpa")
 _ADDRESS_AFTER = re.compile(r" \((?:[0-9]{1,3}\.){3}[0-9]{1,3}\)")
 
 
-@lru_cache(maxsize=4096)
+@bounded(4096, "public suffixes")
 def multi_label_suffix(ascii_host: str) -> bool:
     """Whether the public suffix of ``ascii_host`` has more than one label
     (``co.in``, ``org.pl``, ``com.py``): no file name has one."""
-    suffix = _icann_psl().publicsuffix(ascii_host)
-    return suffix is not None and "." in suffix
+    return public_suffixes().public_length(ascii_host.lower()) > 1
 
 
 def evidence(
@@ -165,10 +167,14 @@ def evidence(
     if (
         labels[-1][1:].islower()
         and labels[-1][:1].isupper()
-        and (labels[-2][:1].islower() or (len(labels) > 2 and first in _GENERIC and labels[1][:1].islower()))
+        and (
+            (len(labels) == 2 and labels[0][:1].islower())
+            or (len(labels) > 2 and first in _GENERIC and labels[1][:1].islower())
+        )
     ):
         # ("rst.Open", "com.example.Foo", "org.freedesktop.DBus.Properties";
-        # not "Example.Com", "FreeDesktop.Org", "KERNEL.ORG")
+        # not "Example.Com", "FreeDesktop.Org", "KERNEL.ORG", nor a sentence
+        # that goes on without a space, "google.com.It is")
         return "code: a member written with a capital after a lower-case name ('rst.Open')"
     last = labels[-1]
     if any(c.isupper() for c in last) and any(c.islower() for c in last) and not last.istitle():
@@ -177,8 +183,9 @@ def evidence(
         return "file name: a TLD in capitals after a lower-case name ('systemd.NEWS')"
     if first in _BUILD_FILES:
         return "file name: a build file ('Makefile.win')"
-    if text[e : e + 1] == "!" and ((s and text[s - 1] == "!") or text[e + 1 : e + 2].isalnum()):
-        # (the first hop too: "<wonderland.org!peter@ao.com>"; not "Visit onet.pl!")
+    if text[e : e + 1] == "!" and ((s and text[s - 1] == "!") or _UUCP_NEXT.match(text, e + 1)):
+        # (the first hop too: "<wonderland.org!peter@ao.com>"; not "Visit onet.pl!",
+        # "reddit.com!It's great")
         return "a hop of a UUCP route ('usc!cs.utexas.edu!uwm.edu!psuvax1')"
     if ascii_host.endswith(_REVERSE_DNS):
         return "a reverse-DNS name"
@@ -198,7 +205,7 @@ def evidence(
         return "network tool output: a host name followed by its address"
     if (
         (first in _USENET and tld not in _GENERIC and (len(tld) > 2 or len(labels) > 2))
-        or (len(labels) >= 3 and len(first) == 2 and labels[1] in _USENET)
+        or (len(labels) >= 3 and len(first) == 2 and labels[1] in _USENET_SECOND)
     ) and not multi_label_suffix(ascii_host):
         # (not "net.hr", "talk.tv", "soc.ox.ac.uk": a country's names)
         return "newsgroup name"
@@ -250,7 +257,7 @@ def evidence(
     return None
 
 
-@lru_cache(maxsize=256)
+@bounded(256, "file names on a line")
 def _shows_files(line: str) -> bool:
     """Whether a line (at most 2 × _CONTEXT characters of it) holds a file
     name of an extension that is no TLD; remembered, since every name of
@@ -321,15 +328,16 @@ def _changelog_entry(text: str, line_start: int, s: int, e: int) -> bool:
 # domains IANA keeps for documentation (example.com, .example, .test), they
 # are registered by someone else, so a link would send the reader to a
 # stranger's site.  Only the label before the public suffix is looked at
-# ("bar.edu", "www.domain.com", "you@yourhost.com", "exemplo.com"; not
-# "bar.googleapis.com", "food.com").  "foo" is the conformance file's own
-# name for any host ("foo.accountants"): only a name of metasyntactic
-# words alone is one ("foo.bar").
+# ("yourdomain.com", "you@yourhost.com", "xxxxx.com", "exemplo.com"; not
+# "food.com"), under a suffix of one label only ("domain.com.au" is a real
+# site).  Words that are also real businesses' names are not in the list
+# (domain.com, mydomain.com, domena.pl, xxx.com).  "foo" is the
+# conformance file's own name for any host ("foo.accountants"): only a
+# name of metasyntactic words alone is one ("foo.bar").
 _METASYNTACTIC = frozenset("foo bar baz qux quux".split())
 _PLACEHOLDERS = frozenset(
-    "bar baz qux quux domain mydomain yourdomain somedomain your-domain my-domain domena mojadomena "
-    "twojadomena dns-server yourhost myhost somehost remotehost mycompany yourcompany mysite yoursite "
-    "exemplo esempio ejemplo exemple beispiel voorbeeld przyklad".split()
+    "yourdomain somedomain your-domain mojadomena twojadomena dns-server yourhost somehost remotehost "
+    "yourcompany yoursite exemplo esempio ejemplo exemple beispiel voorbeeld przyklad".split()
 )
 
 
@@ -337,12 +345,12 @@ def placeholder(ascii_host: str) -> bool:
     """Whether the registrable domain of ``ascii_host`` is a placeholder
     name (D103).
 
-    >>> placeholder("foo.bar"), placeholder("www.domain.com"), placeholder("foo.accountants")
+    >>> placeholder("foo.bar"), placeholder("www.yourdomain.com"), placeholder("domain.com.au")
     (True, True, False)
     """
     host = ascii_host.lower()
     for label in host.split("."):
-        if label in _PLACEHOLDERS or label in _METASYNTACTIC or (len(label) >= 3 and label.strip("x") == ""):
+        if label in _PLACEHOLDERS or label in _METASYNTACTIC or (len(label) >= 5 and label.strip("x") == ""):
             return _placeholder(host)  # (the public suffix decides which label counts)
     return False  # (most names: no word of the list, no lookup)
 
@@ -353,15 +361,17 @@ def blanked_out(local: str) -> bool:
     return len(local) >= 3 and local.strip("xX") == ""
 
 
-@lru_cache(maxsize=4096)
+@bounded(4096, "placeholders")
 def _placeholder(host: str) -> bool:
-    registrable = _icann_psl().privatesuffix(host)
+    registrable = public_suffixes().registrable(host)
     if registrable is None:
         return False
     label = registrable[: registrable.find(".")]
+    if registrable.count(".") > 1:
+        return False  # (a country's second level: "domain.com.au" is a real site)
     return (
         label in _PLACEHOLDERS
-        or (len(label) >= 3 and label.strip("x") == "")
+        or (len(label) >= 5 and label.strip("x") == "")
         or all(part in _METASYNTACTIC for part in host.split("."))
     )
 
@@ -369,13 +379,15 @@ def _placeholder(host: str) -> bool:
 # D103: the names of SSH and SFTP algorithms and extensions (RFC 4251 §6:
 # "name@domain"): an algorithm in the local-part, or the noun after it.
 _ALGORITHM_PART = re.compile(
-    r"sha[0-9]+|ed(?:25519|448)|ecdsa|nistp[0-9]+|x?25519|poly1305|hmac|aes[0-9]+|[0-9]*gcm|umac|curve[0-9]+|"
-    r"sntrup[0-9]+(?:x25519)?|mlkem[0-9]+(?:x25519)?|etm|cert"
+    r"sha[0-9]+|ed(?:25519|448)|ecdsa|nistp[0-9]+|x?25519|poly1305|hmac|aes[0-9]+|[0-9]+gcm|umac|curve[0-9]+|"
+    r"sntrup[0-9]+(?:x25519)?|mlkem[0-9]+(?:x25519)?"
 )
+# (lower case and on the same line: "Extension 4421" after an address is a phone's)
 _PROTOCOL_NOUN = re.compile(
-    r"[\"'”’)]?\s+(?:sftp-server\s+|protocol\s+)?(?:extensions?|methods?|hybrid|ciphers?|algorithms?|MACs?|kex)\b",
-    re.IGNORECASE,
+    r"[\"'”’)]?[ \t]+(?:sftp-server[ \t]+|protocol[ \t]+)?"
+    r"(?:extensions?|methods?|hybrid|ciphers?|algorithms?|MACs?|kex)\b"
 )
+_SSH_BEFORE = re.compile(r"ssh|sftp", re.IGNORECASE)
 
 
 def protocol_name(text: str, start: int, at: int, end: int) -> bool:
@@ -388,6 +400,12 @@ def protocol_name(text: str, start: int, at: int, end: int) -> bool:
     >>> protocol_name("mail jane@example.com now", 5, 9, 21)
     False
     """
+    # An SSH context first: the name's domain ("openssh.com", "tinyssh.org")
+    # or the line before it ("sftp-server(8): add …"); a person's address at
+    # any other domain keeps its link ("cert-team@uni-stuttgart.de").
+    line_start = text.rfind("\n", max(0, start - 80), start) + 1
+    if "ssh" not in text[at:end].lower() and not _SSH_BEFORE.search(text, max(line_start, start - 80), start):
+        return False
     local = text[start:at]
     if "-" in local and any(_ALGORITHM_PART.fullmatch(part) for part in local.lower().split("-")):
         return True
@@ -434,5 +452,5 @@ def message_id(local: str, ascii_domain: str) -> bool:
     if local.isdigit() and len(local) <= 5:
         # (an article number of old news software at a machine's name; a
         # student's or a phone's number is longer: "<2019123456@stu.example.cn>")
-        return _icann_psl().privatesuffix(ascii_domain) not in (None, ascii_domain)
+        return public_suffixes().registrable(ascii_domain.lower()) not in (None, ascii_domain.lower())
     return False

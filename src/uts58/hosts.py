@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ._regex import char_class
+from .caches import bounded
 from .errors import TLDListError
 from .properties import LinkProperties
-from .whatwg import idna_to_unicode, ip_host, parse_special
+from .whatwg import domain_host, idna_to_unicode, ip_host, parse_special
 
 __all__ = [
     "FILE_EXTENSION_TLDS",
@@ -68,6 +69,10 @@ _IPV4 = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+\Z")
 # the domain in unspaced writing ("https://example.com了解", D22).
 _TLD_SYNTAX = re.compile(r"[a-z]{2,63}")
 _PLAIN_ASCII_DOMAIN = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
+_ASCII_HOST = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+)
+_NOT_HOST = re.compile(r"[:/?#@\\\[\]%]")
 
 
 def domain_to_ascii(domain: str) -> str | None:
@@ -78,8 +83,15 @@ def domain_to_ascii(domain: str) -> str | None:
     >>> domain_to_ascii("Bücher.DE"), domain_to_ascii("exa mple.com")
     ('xn--bcher-kva.de', None)
     """
-    if any(c in domain for c in ":/?#@\\[]%"):
+    if _NOT_HOST.search(domain):
         return None  # more than a host (port, path, userinfo) or not a domain
+    found = domain_host(domain)
+    return _parsed_domain(domain) if found is False else found  # (one C call: D105)
+
+
+def _parsed_domain(domain: str) -> str | None:
+    """:func:`domain_to_ascii` through :func:`parse_special`: the pure-Python
+    mode's, and the reference of the C call's (tested)."""
     c = parse_special("http://" + domain + "/")
     # The serialization is "http://HOST/" exactly when the input was a host
     # alone; an IP address serializes as dotted digits or in brackets.
@@ -137,6 +149,89 @@ def _icann_psl():  # type: ignore[no-untyped-def]
     return PublicSuffixList(only_icann=True)
 
 
+class PublicSuffixes:
+    """The public-suffix decision of the installed list's ICANN section,
+    compiled once (issue 23, D105): the rules of ``publicsuffixlist`` (its
+    parsed set, punycoded IDN rules included) as a tree of the suffixes
+    rules end in, walked from the TLD leftwards for as long as a rule could
+    still match; the same answers as ``publicsuffixlist`` (tested over the
+    whole list and generated names), at one set lookup per label instead of
+    three per possible depth and four Python calls.
+
+    >>> psl = public_suffixes()
+    >>> psl.registrable("www.example.co.uk"), psl.registrable("co.uk"), psl.public_length("a.b.kawasaki.jp")
+    ('example.co.uk', None, 3)
+    """
+
+    def __init__(self, rules: frozenset[str], accept_unknown: bool = True) -> None:
+        self.rules = rules
+        self.accept_unknown = accept_unknown
+        # Every suffix of every rule (without "!" or "*."): where the walk goes on.
+        nodes: set[str] = set()
+        for rule in rules:
+            name = rule[1:] if rule[0] == "!" else rule[2:] if rule.startswith("*.") else rule
+            labels = name.split(".")
+            for k in range(1, len(labels) + 1):
+                nodes.add(".".join(labels[-k:]))
+        self.nodes = frozenset(nodes)
+        # The TLDs no longer rule ends in (de, com, fr): their public suffix
+        # is the TLD itself, decided at one lookup (most names of real text).
+        deeper = {node.rsplit(".", 1)[1] for node in nodes if "." in node}
+        self.flat = frozenset(tld for tld in nodes if "." not in tld and tld not in deeper and tld in rules)
+
+    def public_length(self, ascii_name: str) -> int:
+        """How many labels of ``ascii_name`` (lower case, no empty label) its
+        public suffix has: publicsuffixlist's ``_countpublic``, whose order
+        of rules (exception, then wildcard, then exact; the longest suffix
+        that has one) it keeps."""
+        labels = ascii_name.split(".")
+        n = len(labels)
+        rules, nodes = self.rules, self.nodes
+        found = 1 if self.accept_unknown else 0
+        s = ""
+        for depth in range(1, n + 1):
+            s = labels[-depth] + ("." + s if s else "")
+            if s not in nodes:
+                break
+            if "!" + s in rules:
+                found = depth - 1
+            elif "*." + s in rules:
+                found = depth + 1 if depth < n else depth
+            elif s in rules:
+                found = depth
+        return found
+
+    def registrable(self, ascii_name: str) -> str | None:
+        """The registrable domain (the public suffix and one label more) of an
+        A-label name, in lower case, or None when the name is itself a
+        public suffix or has an empty label (``privatesuffix`` of
+        publicsuffixlist, which drops one trailing dot first)."""
+        if ascii_name.endswith("."):
+            ascii_name = ascii_name[:-1]
+        if not ascii_name.islower():
+            ascii_name = ascii_name.lower()  # (no-op for the names hosts validated)
+        if ascii_name.startswith(".") or ".." in ascii_name:
+            return None
+        dot = ascii_name.rfind(".")
+        if dot > 0 and ascii_name[dot + 1 :] in self.flat:
+            start = ascii_name.rfind(".", 0, dot) + 1  # (one label before the TLD: "example.de")
+            return ascii_name[start:] if start < dot else None
+        labels = ascii_name.split(".")
+        if "" in labels:
+            return None
+        public = self.public_length(ascii_name)
+        if not public or len(labels) < public + 1:
+            return None
+        return ".".join(labels[-(public + 1) :])
+
+
+@cache
+def public_suffixes() -> PublicSuffixes:
+    """The compiled public-suffix decision of :func:`_icann_psl` (D105)."""
+    psl = _icann_psl()
+    return PublicSuffixes(psl._publicsuffix, psl.accept_unknown)
+
+
 @dataclass(frozen=True)
 class DomainRules:
     """What makes a domain linkable: its TLD set (:func:`default_tlds` unless
@@ -152,10 +247,10 @@ class DomainRules:
         # the PSL) is most of the cost of a link.  A bounded LRU per rule set
         # (functools.lru_cache: thread-safe); the answer is a pure function of
         # the name and the flags, so the cache never changes a result.
-        object.__setattr__(self, "_memo", lru_cache(maxsize=HOST_CACHE_SIZE)(self._check))
+        object.__setattr__(self, "_memo", bounded(HOST_CACHE_SIZE, "host checks")(self._validate))
         # And the forms host_span finds in a run of host characters, the
         # same way: most of the cost of a link that repeats (issue 14).
-        object.__setattr__(self, "_forms_memo", lru_cache(maxsize=HOST_CACHE_SIZE)(self._forms))
+        object.__setattr__(self, "_forms_memo", bounded(HOST_CACHE_SIZE, "host forms")(self._forms))
 
     def check(self, name: str, *, any_tld: bool = False, single_label: bool = False) -> str | None:
         """The A-label form of ``name`` (labels separated by any of
@@ -167,18 +262,41 @@ class DomainRules:
         label is a host too (an intranet name after a scheme, D54).
         Answers for names of at most :data:`HOST_CACHE_NAME_LIMIT`
         characters are remembered (at most :data:`HOST_CACHE_SIZE` of them)."""
+        found = self.check_forms(name, any_tld=any_tld, single_label=single_label)
+        return None if found is None else found[0]
+
+    def check_forms(self, name: str, *, any_tld: bool = False, single_label: bool = False) -> tuple[str, str] | None:
+        """:meth:`check`'s answer with the Unicode form: (A-label form,
+        Unicode form), or None; remembered as :meth:`check`'s answers are."""
         if len(name) > HOST_CACHE_NAME_LIMIT:
-            return self._check(name, any_tld, single_label)
-        memo: Callable[[str, bool, bool], str | None] = self._memo  # type: ignore[attr-defined]
+            return self._validate(name, any_tld, single_label)
+        memo: Callable[[str, bool, bool], tuple[str, str] | None] = self._memo  # type: ignore[attr-defined]
         return memo(name, any_tld, single_label)
 
     def _check(self, name: str, any_tld: bool, single_label: bool, fast: bool = True) -> str | None:
-        # ``fast=False``: every name through the URL parser, the reference of
-        # the differential tests of the ASCII fast path (D92).
+        found = self._validate(name, any_tld, single_label, fast)
+        return None if found is None else found[0]
+
+    def _validate(self, name: str, any_tld: bool, single_label: bool, fast: bool = True) -> tuple[str, str] | None:
+        # ``fast=False``: every name through the URL parser, and each "xn--"
+        # label decoded and encoded again on its own: the reference of the
+        # differential tests of the fast paths (D92, D105).
         if len(name) > 4 * _MAX_DOMAIN:
             # Too long whatever UTS #46 does: mapping never shortens a label
             # and NFC composes at most three characters into one (Hangul).
             return None
+        if fast and _ASCII_HOST.fullmatch(name) and "xn--" not in name and "XN--" not in name.upper():
+            # D92, D105: letters, digits and hyphens in labels of 1-63 that
+            # neither start nor end with "-": all UTS #46 does is lowercase them.
+            lowered = name.lower()
+            if len(lowered) > _MAX_DOMAIN:
+                return None
+            tld = lowered[lowered.rfind(".") + 1 :]
+            if (tld not in self.tlds and not (any_tld and _TLD_SYNTAX.fullmatch(tld))) or public_suffixes().registrable(
+                lowered
+            ) is None:
+                return None
+            return lowered, lowered
         labels = _SEPARATOR.split(name)
         if len(labels) < 2:
             # D54: one label after a scheme, when asked for: an ASCII name
@@ -187,7 +305,11 @@ class DomainRules:
             if not single_label or not _PLAIN_ASCII_DOMAIN.fullmatch(name) or name.lower() in self.tlds:
                 return None
             ascii_single = domain_to_ascii(name)
-            return ascii_single if ascii_single is not None and not ascii_single.startswith("xn--") else None
+            return (
+                (ascii_single, ascii_single)
+                if ascii_single is not None and not ascii_single.startswith("xn--")
+                else None
+            )
         for label in labels:
             if not label or label[0] == "-" or label[-1] == "-":
                 return None
@@ -204,18 +326,33 @@ class DomainRules:
         ascii_labels = ascii_name.split(".")
         if len(ascii_labels) != len(labels) or any(len(a) > _MAX_LABEL for a in ascii_labels):
             return None
-        for a in ascii_labels:
+        unicode_name = ascii_name
+        if "xn--" in ascii_name:
             # The URL parser lets undecodable "xn--" labels through; a link
             # needs one that decodes to label characters and back.
-            if a.startswith("xn--"):
-                u = domain_to_unicode(a)
-                if u == a or not self.label.fullmatch(u) or domain_to_ascii(u) != a:
+            if fast:
+                # (the whole name decoded and encoded again at once, D105)
+                unicode_name = domain_to_unicode(ascii_name)
+                unicode_labels = unicode_name.split(".")
+                if len(unicode_labels) != len(ascii_labels):
                     return None
+                for a, u in zip(ascii_labels, unicode_labels, strict=True):
+                    if a.startswith("xn--") and (u == a or not self.label.fullmatch(u)):
+                        return None
+                if domain_to_ascii(unicode_name) != ascii_name:
+                    return None
+            else:
+                for a in ascii_labels:
+                    if a.startswith("xn--"):
+                        u = domain_to_unicode(a)
+                        if u == a or not self.label.fullmatch(u) or domain_to_ascii(u) != a:
+                            return None
+                unicode_name = domain_to_unicode(ascii_name)
         if ascii_labels[-1] not in self.tlds and not (any_tld and _TLD_SYNTAX.fullmatch(ascii_labels[-1])):
             return None
-        if _icann_psl().privatesuffix(ascii_name) is None:
+        if (public_suffixes().registrable(ascii_name) if fast else _icann_psl().privatesuffix(ascii_name)) is None:
             return None  # the domain is itself a public suffix (co.uk)
-        return ascii_name
+        return ascii_name, unicode_name
 
     def forms(self, name: str, schemed: bool, single_label: bool, path_follows: bool) -> tuple[int, str, str] | None:
         """What :func:`host_span` finds in ``name`` (a run of host characters
@@ -235,17 +372,18 @@ class DomainRules:
             if not name.strip("0123456789."):  # (digits and dots only)
                 ip = ip_host(name)
                 return (len(name), ip, ip) if ip else None
-        ascii_name = self.check(name, any_tld=schemed, single_label=single_label)
-        if ascii_name is not None:
+        checked = self.check_forms(name, any_tld=schemed, single_label=single_label)
+        if checked is not None:
+            ascii_name, unicode_name = checked
             if schemed and ascii_name.rpartition(".")[2] not in self.tlds and not path_follows:
                 # D52: an unlisted TLD after a domain that is whole without it,
                 # with no path, query or port after it, is the next sentence, its
                 # space missing ("http://example.com.Then go").
                 last = max(name.rfind(c) for c in LABEL_SEPARATORS)
-                cut = self.check(name[:last]) if last > 0 else None
-                if cut is not None:
-                    return last, cut, domain_to_unicode(cut)
-            return len(name), ascii_name, domain_to_unicode(ascii_name)
+                shorter = self.check_forms(name[:last]) if last > 0 else None
+                if shorter is not None:
+                    return last, *shorter
+            return len(name), ascii_name, unicode_name
         # Decision (docs/decisions.md D22): in CJK text a domain may run into the
         # words around it.  An ASCII TLD followed at once by non-ASCII letters
         # ends there ("example.com了解"), and an ideographic full stop that makes
@@ -258,9 +396,9 @@ class DomainRules:
                 # (a Latin letter goes on the word: "3.cośtam" is no "3.co", D97)
                 cut = cut[: m.end()]
             if cut and cut != name:
-                ascii_name = self.check(cut, any_tld=schemed)
-                if ascii_name is not None:
-                    return len(cut), ascii_name, domain_to_unicode(ascii_name)
+                found = self.check_forms(cut, any_tld=schemed)
+                if found is not None:
+                    return len(cut), *found
         return None
 
     def is_tld(self, label: str) -> bool:

@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ._checks import check_str
 from ._linkify_it import LinkifyItMatch
 from ._rawhtml import RawHtml
+from .caches import bounded
 from .detection import Finder, Link, finder_for, prefilter, resolve_finder
 from .errors import OptionError
 from .hosts import normalize_tlds
@@ -149,7 +149,7 @@ class Linkify:
     def _changed(self) -> None:
         """Forget what was found: the options changed."""
         # Thread-safe and bounded; a fresh cache per set of options.
-        self._found = lru_cache(maxsize=16)(self._scan)
+        self._found = bounded(16, "markdown-it scans")(self._scan)
         self._suffix: tuple[str, _Found] | None = None
 
     @property

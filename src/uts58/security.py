@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Literal
 
+from .caches import bounded
 from .detection import Finder, file_extension_set
 from .errors import OptionError
 from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span
@@ -249,7 +250,7 @@ _SEPARATORS = re.compile("[" + LABEL_SEPARATORS + "]")
 # The checks of one label depend on the label and the switches only; the same
 # domains come back again and again in real text, so the answers are kept
 # (bounded, and a pure function of its arguments: safe to share by threads).
-@lru_cache(maxsize=4096)
+@bounded(4096, "label reasons")
 def _label_reasons(
     label: str, identifier_status: bool, restriction: str | None, confusables: bool, version: str
 ) -> tuple[Reason, ...]:

@@ -106,6 +106,13 @@ _SIGNATURES = {
     "ada_get_components": "ada_url_components *(*)(void *)",
     "ada_free": "void(*)(void *)",
 }
+# Optional (D105): ToUnicode in one call.  An ada-url without them, or with
+# other signatures, keeps the rest of the C API; to_unicode goes through
+# ada-url's Python wrapper then.
+_OPTIONAL_SIGNATURES = {
+    "ada_idna_to_unicode": "ada_owned_string(*)(char *, size_t)",
+    "ada_free_owned_string": "void(*)(ada_owned_string)",
+}
 _STRUCTS = {
     "ada_string": [("data", "char *"), ("length", "size_t")],
     "ada_url_components": [
@@ -149,7 +156,26 @@ def _check_c_api() -> tuple[list[int] | None, str]:
                 offset += ffi.sizeof(cname)
     except (AttributeError, TypeError, ValueError, KeyError) as e:
         return None, f"ada-url {ada_version()}: its C API is not the one expected ({e})"
-    return addresses, ""
+    return addresses + _optional_addresses(ffi, lib), ""
+
+
+def _optional_addresses(ffi: Any, lib: Any) -> list[int]:
+    """The addresses of _OPTIONAL_SIGNATURES, or zeros (all or none)."""
+    try:
+        t: Any = ffi.typeof("ada_owned_string")
+        if [(f, ft.type.cname) for f, ft in t.fields] != [("data", "char *"), ("length", "size_t")] or t.fields[1][
+            1
+        ].offset != ffi.sizeof("char *"):
+            return [0, 0]
+        out = []
+        for name, signature in _OPTIONAL_SIGNATURES.items():
+            fn = ffi.addressof(lib, name)
+            if ffi.typeof(fn).cname != signature:
+                return [0, 0]
+            out.append(int(ffi.cast("uintptr_t", fn)))
+    except (AttributeError, TypeError, ValueError, KeyError):
+        return [0, 0]
+    return out
 
 
 _ADDRESSES, _WHY_NO_C_API = _check_c_api()
@@ -250,7 +276,24 @@ def idna_to_unicode(ascii_domain: str) -> str:
     >>> idna_to_unicode("xn--bcher-kva.de")
     'bücher.de'
     """
+    ada = _ada(_kernels.speedups())
+    if ada is not None and ascii_domain.isascii():
+        found = ada.to_unicode(ascii_domain)  # (one C call, D105; False: not in this ada-url)
+        if found is not False:
+            return str(found)
     return str(ada_url.idna_to_unicode(ascii_domain) or ascii_domain)
+
+
+def domain_host(name: str) -> str | Literal[False] | None:
+    """The host ada makes of ``"http://" + name + "/"`` when that URL is the
+    host alone and not an IP address, in one C call; None when it is not;
+    False when the C API is not in use or cannot tell (the caller parses
+    with :func:`parse_special` then, D105)."""
+    ada = _ada(_kernels.speedups())
+    if ada is None:
+        return False
+    found: str | Literal[False] | None = ada.domain(name)
+    return found
 
 
 def idna_to_ascii(domain: str) -> str:

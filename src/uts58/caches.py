@@ -1,0 +1,75 @@
+"""The bounded caches of answers, in one registry: to see them, and to clear
+them (D104).
+
+uts58 remembers answers that repeat in real text (a host's validation, its
+public suffix, a link's href and display form, the evidence about a name):
+each in a :func:`functools.lru_cache` of a fixed size, thread-safe, a pure
+function of its arguments, so that a cache never changes a result (D93,
+D95).  Every such cache is made by :func:`bounded` and listed here, so
+that a benchmark can time text whose hosts are new (``clear()`` before each
+timing) and a long-running service can see what they hold.  Tables loaded
+once (the property tables, the TLD set, the parsed Public Suffix List) are
+not caches of answers and are not cleared.
+
+>>> import uts58
+>>> from uts58 import caches
+>>> _ = list(uts58.find_links("see bücher.de"))
+>>> caches.info()["host checks"].currsize > 0
+True
+>>> caches.clear()
+>>> caches.info()["host checks"].currsize
+0
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable
+from functools import _CacheInfo, lru_cache
+from typing import Any, TypeVar
+
+__all__ = ["bounded", "clear", "info"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# (a weak set: a finder's caches go with the finder)
+_CACHES: weakref.WeakSet[Any] = weakref.WeakSet()
+_LOCK = threading.Lock()
+
+
+def bounded(maxsize: int, name: str) -> Callable[[F], F]:
+    """``functools.lru_cache(maxsize)``, registered under ``name`` (several
+    caches may share a name: one per finder or rule set)."""
+
+    def wrap(function: F) -> F:
+        cached = lru_cache(maxsize=maxsize)(function)
+        cached.cache_name = name  # type: ignore[attr-defined]
+        with _LOCK:
+            _CACHES.add(cached)
+        return cached  # type: ignore[return-value]
+
+    return wrap
+
+
+def _registered() -> list[Any]:
+    with _LOCK:
+        return list(_CACHES)
+
+
+def info() -> dict[str, _CacheInfo]:
+    """Each cache's hits, misses, bound and size, summed over the caches of
+    one name (``"host checks"``: one per TLD set and Unicode version)."""
+    out: dict[str, list[int]] = {}
+    for cached in _registered():
+        i = cached.cache_info()
+        hits, misses, maxsize, size = out.setdefault(cached.cache_name, [0, 0, 0, 0])
+        out[cached.cache_name] = [hits + i.hits, misses + i.misses, maxsize + (i.maxsize or 0), size + i.currsize]
+    return {name: _CacheInfo(*values) for name, values in sorted(out.items())}
+
+
+def clear() -> None:
+    """Empty every cache of answers (the next link of every host is worked
+    out again, as if its host were new)."""
+    for cached in _registered():
+        cached.cache_clear()
