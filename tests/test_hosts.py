@@ -116,9 +116,9 @@ _NAMES = st.lists(st.sampled_from([*"abcxyz-0.。éü例え", "xn--", "com", "de
 @given(_NAMES, st.booleans(), st.booleans())
 def test_the_cache_never_changes_an_answer(name: str, any_tld: bool, single_label: bool) -> None:
     rules = _cache_rules()
-    direct = rules._check(name, any_tld, single_label)
-    assert rules.check(name, any_tld=any_tld, single_label=single_label) == direct  # (filled, or a hit)
-    assert rules.check(name, any_tld=any_tld, single_label=single_label) == direct  # (a hit)
+    direct = rules._validate(name, any_tld, single_label)
+    assert rules.check_forms(name, any_tld=any_tld, single_label=single_label) == direct  # (filled, or a hit)
+    assert rules.check_forms(name, any_tld=any_tld, single_label=single_label) == direct  # (a hit)
 
 
 @settings(max_examples=400, deadline=None)
@@ -145,7 +145,7 @@ def test_the_cache_agrees_on_every_conformance_host() -> None:
     assert len(hosts) > 50
     for name in hosts:
         for flags in ((False, False), (True, False), (True, True)):
-            assert rules.check(name, any_tld=flags[0], single_label=flags[1]) == rules._check(name, *flags)
+            assert rules.check_forms(name, any_tld=flags[0], single_label=flags[1]) == rules._validate(name, *flags)
 
 
 def test_the_cache_is_bounded() -> None:
@@ -172,13 +172,13 @@ def test_the_cache_is_safe_across_threads() -> None:
 
     rules = _cache_rules()
     names = [f"{w}{i % 50}.{tld}" for i in range(400) for w, tld in (("bücher", "de"), ("x", "com"), ("y", "zz"))]
-    expected = [rules._check(name, False, False) for name in names]
-    results: list[list[str | None]] = []
+    expected = [rules._validate(name, False, False) for name in names]
+    results: list[list[tuple[str, str] | None]] = []
     errors: list[BaseException] = []
 
     def work() -> None:
         try:
-            results.append([rules.check(name) for name in names])
+            results.append([rules.check_forms(name) for name in names])
         except BaseException as exc:  # (reported below)
             errors.append(exc)
 
@@ -204,7 +204,7 @@ _ASCII_NAMES = st.lists(
 @given(_ASCII_NAMES, st.booleans(), st.booleans())
 def test_the_ascii_fast_path_agrees_with_the_url_parser(name: str, any_tld: bool, single_label: bool) -> None:
     rules = _cache_rules()
-    assert rules._check(name, any_tld, single_label) == rules._check(name, any_tld, single_label, fast=False)
+    assert rules._validate(name, any_tld, single_label) == rules._validate(name, any_tld, single_label, fast=False)
 
 
 def _corpus_names() -> set[str]:
@@ -237,7 +237,7 @@ def test_the_ascii_fast_path_agrees_on_every_corpus_host() -> None:
     assert len(plain) > 2000  # (the comparison covers many names, most of them where the fast path applies)
     for name in names:
         for flags in ((False, False), (True, False), (True, True)):
-            assert rules._check(name, *flags) == rules._check(name, *flags, fast=False), (name, flags)
+            assert rules._validate(name, *flags) == rules._validate(name, *flags, fast=False), (name, flags)
 
 
 def test_domain_to_unicode_skips_only_what_has_no_a_label() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import publicsuffixlist
 import pytest
+from counting import profile_steps
 
 from uts58 import tlds as tlds_module
 from uts58._tables.tlds import TLDS
@@ -409,19 +410,15 @@ def load_steps(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
     for name in ("_PSL_COMMENT", "_PSL_RULE", "_PSL_VERSION", "_IANA_LINE", "_IANA_VERSION"):
         monkeypatch.setattr(tlds_module, name, _CountedPattern(getattr(tlds_module, name), seen))
 
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        seen[0] += 1
+    def load() -> None:
+        try:
+            load_tlds(text)
+        except ValueError:
+            pass  # refused lines count as much as accepted ones
 
-    previous = sys.getprofile()
-    sys.setprofile(profile)
-    try:
-        load_tlds(text)
-    except ValueError:
-        pass  # refused lines count as much as accepted ones
-    finally:
-        sys.setprofile(previous)
+    calls = profile_steps(load)
     monkeypatch.undo()
-    return seen[0]
+    return calls + seen[0]
 
 
 @pytest.mark.parametrize(

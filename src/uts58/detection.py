@@ -31,12 +31,12 @@ from .email import _find_email_start
 from .errors import OptionError
 from .evidence import (
     CODE_TLDS,
-    blanked_out,
+    PLACEHOLDER,
+    address_evidence,
     evidence,
     message_id,
     message_id_unbracketed,
     placeholder,
-    protocol_name,
 )
 from .formatting import SPECIAL_SCHEMES
 from .hosts import (
@@ -608,14 +608,12 @@ def why_not(text: str, finder: Finder | None = None) -> list[tuple[str, str]]:
         if (link.start, link.end) in kept or link.scheme is not None:
             continue
         why: str | None = None
-        if finder.file_names and placeholder(link.host.ascii):
-            why = "a placeholder name: its domain belongs to a stranger (D103)"
-        elif link.kind == "email":
+        if link.kind == "email":
             at = link.text.rfind("@") + link.start
-            if finder.file_names and blanked_out(text[link.start : at]):
-                why = "a blanked-out address: nobody can write to it (D103)"
-            elif finder.file_names and protocol_name(text, link.start, at, link.end):
-                why = "the name of an SSH algorithm or extension, not a mailbox (D103)"
+            if finder.file_names:
+                why = address_evidence(text, link.start, at, link.end, link.host.ascii)
+        elif finder.file_names and placeholder(link.host.ascii):
+            why = PLACEHOLDER
         elif not finder.bare_domains:
             why = "a bare domain: this finder links only names with a scheme or www. (gfm)"
         else:
@@ -1245,11 +1243,7 @@ class _Scanner(Generic[_T]):
         ):
             self.floor = host_end  # D98: "-- Larry Wall in <199710161841.LAA13208@wall.org>"
             return None, host_end
-        if (
-            scheme is None
-            and self.finder.file_names
-            and (placeholder(ascii_host) or blanked_out(text[start:at]) or protocol_name(text, start, at, host_end))
-        ):
+        if scheme is None and self.finder.file_names and address_evidence(text, start, at, host_end, ascii_host):
             self.floor = host_end  # D103: "you@yourhost.com", "xxxx@example.de", "limits@openssh.com extension"
             return None, host_end
         return self._link(start, host_end, "email", scheme, self.hosts(unicode_host, ascii_host, "domain")), host_end

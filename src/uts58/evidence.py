@@ -27,6 +27,8 @@ __all__ = [
     "CODE_TLDS",
     "EXTENSION_TLDS",
     "FILE_EXTENSIONS",
+    "PLACEHOLDER",
+    "address_evidence",
     "blanked_out",
     "evidence",
     "message_id",
@@ -350,7 +352,7 @@ def placeholder(ascii_host: str) -> bool:
     """
     host = ascii_host.lower()
     for label in host.split("."):
-        if label in _PLACEHOLDERS or label in _METASYNTACTIC or (len(label) >= 5 and label.strip("x") == ""):
+        if label in _PLACEHOLDERS or label in _METASYNTACTIC or _x_run(label):
             return _placeholder(host)  # (the public suffix decides which label counts)
     return False  # (most names: no word of the list, no lookup)
 
@@ -369,11 +371,12 @@ def _placeholder(host: str) -> bool:
     label = registrable[: registrable.find(".")]
     if registrable.count(".") > 1:
         return False  # (a country's second level: "domain.com.au" is a real site)
-    return (
-        label in _PLACEHOLDERS
-        or (len(label) >= 5 and label.strip("x") == "")
-        or all(part in _METASYNTACTIC for part in host.split("."))
-    )
+    return label in _PLACEHOLDERS or _x_run(label) or all(part in _METASYNTACTIC for part in host.split("."))
+
+
+def _x_run(label: str) -> bool:
+    """Five ``x`` or more, a name for any name ("xxxxx.com"; not "xxx.com", a site)."""
+    return len(label) >= 5 and label.strip("x") == ""
 
 
 # D103: the names of SSH and SFTP algorithms and extensions (RFC 4251 §6:
@@ -410,6 +413,27 @@ def protocol_name(text: str, start: int, at: int, end: int) -> bool:
     if "-" in local and any(_ALGORITHM_PART.fullmatch(part) for part in local.lower().split("-")):
         return True
     return _PROTOCOL_NOUN.match(text, end) is not None
+
+
+PLACEHOLDER = "a placeholder name: its domain belongs to a stranger (D103)"
+
+
+def address_evidence(text: str, start: int, at: int, end: int, ascii_domain: str) -> str | None:
+    """Why the address ``text[start:end]`` (``@`` at ``at``), written without
+    ``mailto:``, is no mailbox (D103): at a placeholder domain, blanked
+    out, or the name of an SSH algorithm or extension; None when nothing
+    says so.  The one decision of the scanner and of ``why_not``.
+
+    >>> address_evidence("see you@yourhost.com", 4, 7, 20, "yourhost.com")
+    'a placeholder name: its domain belongs to a stranger (D103)'
+    """
+    if placeholder(ascii_domain):
+        return PLACEHOLDER
+    if blanked_out(text[start:at]):
+        return "a blanked-out address: nobody can write to it (D103)"
+    if protocol_name(text, start, at, end):
+        return "the name of an SSH algorithm or extension, not a mailbox (D103)"
+    return None
 
 
 # D98: the local-part of a Message-ID (RFC 5322 §3.6.4) as mail and news

@@ -83,15 +83,15 @@ def domain_to_ascii(domain: str) -> str | None:
     >>> domain_to_ascii("Bücher.DE"), domain_to_ascii("exa mple.com")
     ('xn--bcher-kva.de', None)
     """
-    if _NOT_HOST.search(domain):
-        return None  # more than a host (port, path, userinfo) or not a domain
-    found = domain_host(domain)
-    return _parsed_domain(domain) if found is False else found  # (one C call: D105)
+    found = domain_host(domain)  # (one C call, which makes the checks below: D105)
+    return _parsed_domain(domain) if found is False else found
 
 
 def _parsed_domain(domain: str) -> str | None:
     """:func:`domain_to_ascii` through :func:`parse_special`: the pure-Python
     mode's, and the reference of the C call's (tested)."""
+    if _NOT_HOST.search(domain):
+        return None  # more than a host (port, path, userinfo) or not a domain
     c = parse_special("http://" + domain + "/")
     # The serialization is "http://HOST/" exactly when the input was a host
     # alone; an IP address serializes as dotted digits or in brackets.
@@ -273,10 +273,6 @@ class DomainRules:
         memo: Callable[[str, bool, bool], tuple[str, str] | None] = self._memo  # type: ignore[attr-defined]
         return memo(name, any_tld, single_label)
 
-    def _check(self, name: str, any_tld: bool, single_label: bool, fast: bool = True) -> str | None:
-        found = self._validate(name, any_tld, single_label, fast)
-        return None if found is None else found[0]
-
     def _validate(self, name: str, any_tld: bool, single_label: bool, fast: bool = True) -> tuple[str, str] | None:
         # ``fast=False``: every name through the URL parser, and each "xn--"
         # label decoded and encoded again on its own: the reference of the
@@ -285,7 +281,7 @@ class DomainRules:
             # Too long whatever UTS #46 does: mapping never shortens a label
             # and NFC composes at most three characters into one (Hangul).
             return None
-        if fast and _ASCII_HOST.fullmatch(name) and "xn--" not in name and "XN--" not in name.upper():
+        if fast and _ASCII_HOST.fullmatch(name) and "xn--" not in name.lower():
             # D92, D105: letters, digits and hyphens in labels of 1-63 that
             # neither start nor end with "-": all UTS #46 does is lowercase them.
             lowered = name.lower()
