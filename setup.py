@@ -9,7 +9,7 @@ built module.
 
 from setuptools import Extension, setup
 
-SOURCES = ["module.c", "termination.c", "escaping.c", "ada.c", "html.c", "scan.c", "slots.c"]
+SOURCES = ["module.c", "termination.c", "escaping.c", "ada.c", "html.c", "scan.c", "slots.c", "hosts.c"]
 
 setup(
     ext_modules=[

@@ -515,3 +515,16 @@ PyTypeObject u58_AdaType = {
     .tp_methods = Ada_methods,
     .tp_new = Ada_new,
 };
+
+/* For hosts.c: Ada.domain and Ada.to_unicode of an Ada (u58_AdaType). */
+PyObject *
+u58_ada_domain(PyObject *ada, PyObject *name)
+{
+    return Ada_domain((Ada *)ada, name);
+}
+
+PyObject *
+u58_ada_to_unicode(PyObject *ada, PyObject *ascii)
+{
+    return Ada_to_unicode((Ada *)ada, ascii);
+}

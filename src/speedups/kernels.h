@@ -222,6 +222,11 @@ extern PyTypeObject u58_EngineType;
 extern PyTypeObject u58_AdaType;
 extern PyTypeObject u58_ScanType;
 extern PyTypeObject u58_SlotMakerType;
+extern PyTypeObject u58_HostsType;
+
+/* ada.c, for hosts.c */
+PyObject *u58_ada_domain(PyObject *ada, PyObject *name);
+PyObject *u58_ada_to_unicode(PyObject *ada, PyObject *ascii);
 
 /* module.c */
 uint32_t *u58_u32_array(PyObject *tuple, Py_ssize_t expected);

@@ -11,6 +11,7 @@
  *   scan.c         parts of the candidate scan, for one finder (Scan): scheme
  *                  tokens not linked (D53, D20), clauses (D22)
  *   slots.c        a slotted object made and filled in one call (SlotMaker: Link)
+ *   hosts.c        host validation in one call (Hosts: DomainRules._validate, D106)
  *   module.c       this file: the Engine type, built from tables, and the module
  *
  * Decisions are not made here: which schemes, whether a URL had a path, how
@@ -236,7 +237,7 @@ PyMODINIT_FUNC
 PyInit__speedups(void)
 {
     if (PyType_Ready(&u58_EngineType) < 0 || PyType_Ready(&u58_AdaType) < 0 || PyType_Ready(&u58_ScanType) < 0 ||
-        PyType_Ready(&u58_SlotMakerType) < 0)
+        PyType_Ready(&u58_SlotMakerType) < 0 || PyType_Ready(&u58_HostsType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&speedups_module);
     if (m == NULL)
@@ -244,7 +245,8 @@ PyInit__speedups(void)
     if (PyModule_AddObjectRef(m, "Engine", (PyObject *)&u58_EngineType) < 0 ||
         PyModule_AddObjectRef(m, "Ada", (PyObject *)&u58_AdaType) < 0 ||
         PyModule_AddObjectRef(m, "Scan", (PyObject *)&u58_ScanType) < 0 ||
-        PyModule_AddObjectRef(m, "SlotMaker", (PyObject *)&u58_SlotMakerType) < 0) {
+        PyModule_AddObjectRef(m, "SlotMaker", (PyObject *)&u58_SlotMakerType) < 0 ||
+        PyModule_AddObjectRef(m, "Hosts", (PyObject *)&u58_HostsType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -21,12 +21,14 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
+from ._kernels import speedups
 from ._regex import char_class
 from .caches import bounded
 from .errors import TLDListError
 from .properties import LinkProperties
-from .whatwg import domain_host, idna_to_unicode, ip_host, parse_special
+from .whatwg import domain_host, host_checker, idna_to_unicode, ip_host, parse_special
 
 __all__ = [
     "FILE_EXTENSION_TLDS",
@@ -251,6 +253,19 @@ class DomainRules:
         # And the forms host_span finds in a run of host characters, the
         # same way: most of the cost of a link that repeats (issue 14).
         object.__setattr__(self, "_forms_memo", bounded(HOST_CACHE_SIZE, "host forms")(self._forms))
+        # The C twin of _validate over this rule set's data (D106), per kernel
+        # mode in use: (module, Hosts or None), made when first needed.
+        object.__setattr__(self, "_c", (False, None))
+
+    def _checker(self) -> Any:
+        module = speedups()
+        made = self._c  # type: ignore[attr-defined]
+        if made[0] is not module:
+            psl = public_suffixes()
+            checker = host_checker(self.tlds, psl.rules, psl.nodes, psl.flat, psl.accept_unknown, self.label.fullmatch)
+            made = (module, checker)
+            object.__setattr__(self, "_c", made)
+        return made[1]
 
     def check(self, name: str, *, any_tld: bool = False, single_label: bool = False) -> str | None:
         """The A-label form of ``name`` (labels separated by any of
@@ -277,6 +292,10 @@ class DomainRules:
         # ``fast=False``: every name through the URL parser, and each "xn--"
         # label decoded and encoded again on its own: the reference of the
         # differential tests of the fast paths (D92, D105).
+        if fast and (checker := self._checker()) is not None:
+            found = checker.validate(name, any_tld, single_label)  # (D106: the steps below, in C)
+            if found is not False:
+                return found  # type: ignore[no-any-return]
         if len(name) > 4 * _MAX_DOMAIN:
             # Too long whatever UTS #46 does: mapping never shortens a label
             # and NFC composes at most three characters into one (Hangul).

@@ -296,6 +296,24 @@ def domain_host(name: str) -> str | Literal[False] | None:
     return found
 
 
+def host_checker(
+    tlds: frozenset[str],
+    rules: frozenset[str],
+    nodes: frozenset[str],
+    flat: frozenset[str],
+    accept_unknown: bool,
+    label_fullmatch: Callable[[str], object],
+) -> Any:
+    """The accelerator's ``Hosts`` over a TLD set, the compiled public-suffix
+    rules and a label pattern (``DomainRules._validate`` in one call, D106),
+    calling ada through the C API; None where that is not in use."""
+    module = _kernels.speedups()
+    ada = _ada(module)
+    if module is None or ada is None:
+        return None
+    return module.Hosts(ada, tlds, rules, nodes, flat, accept_unknown, label_fullmatch)
+
+
 def idna_to_ascii(domain: str) -> str:
     """UTS #46 ToASCII; ``""`` where it fails.
 

@@ -1,0 +1,153 @@
+"""Issue 23 (D106): host validation in one C call (``uts58._speedups.Hosts``)
+gives the answers of the Python steps of ``DomainRules._validate`` and of
+their reference (every name through the URL parser, each "xn--" label on
+its own, the PSL through publicsuffixlist): on every conformance host and
+run of the real documents, on the link-dense bench text, on generated
+names in many scripts, with every flag; and it leaves to Python what it
+does not decide."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import C_KERNELS_WHY_NOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from uts58 import _kernels
+from uts58.hosts import DomainRules, default_tlds, domain_rules, host_patterns
+from uts58.properties import link_properties
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+FLAGS = ((False, False), (True, False), (False, True), (True, True))
+
+pytestmark = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")
+
+
+def _rules(tlds: frozenset[str] | None = None) -> DomainRules:
+    return domain_rules(default_tlds() if tlds is None else tlds, link_properties().version)
+
+
+def _python_steps(rules: DomainRules, name: str, any_tld: bool, single_label: bool) -> Any:
+    """``_validate`` with the C call left out: the Python fast paths."""
+    made = rules._c  # type: ignore[attr-defined]
+    object.__setattr__(rules, "_c", (_kernels.speedups(), None))
+    try:
+        return rules._validate(name, any_tld, single_label)
+    finally:
+        object.__setattr__(rules, "_c", made)
+
+
+def _agree(rules: DomainRules, name: str) -> Iterator[tuple[Any, Any]]:
+    checker = rules._checker()
+    assert checker is not None
+    for any_tld, single_label in FLAGS:
+        c = checker.validate(name, any_tld, single_label)
+        python = _python_steps(rules, name, any_tld, single_label)
+        reference = rules._validate(name, any_tld, single_label, fast=False)
+        assert python == reference, (name, any_tld, single_label)
+        if c is False:
+            # (what C leaves to Python: a name of one label, when one may be a host)
+            assert single_label and not any(s in name for s in ".\u3002\uff0e\uff61"), name
+        else:
+            assert c == reference, (name, any_tld, single_label)
+        yield c, reference
+
+
+def test_every_conformance_host_and_document_run() -> None:
+    from test_hosts import _corpus_names
+
+    rules = _rules()
+    names = _corpus_names()
+    decided = sum(1 for name in names for c, ref in _agree(rules, name) if c is not False and ref is not None)
+    assert len(names) > 3000 and decided > 2000  # (many names, many of them hosts)
+
+
+def test_the_link_dense_bench_text() -> None:
+    sys.path.insert(0, str(BENCH))
+    import corpus
+
+    rules = _rules()
+    idn = 0
+    for shape in ("dev", "held-out"):
+        for line in corpus.fresh_lines(400, shape):
+            for word in line.replace("/", " ").replace("@", " ").replace("<", " ").replace(">", " ").split():
+                word = word.removeprefix("mailto:").rstrip(".").split(":")[0]
+                if "." in word:
+                    for c, _ in _agree(rules, word):
+                        idn += c is not None and c is not False and c[0] != c[1]
+    assert idn > 500  # (IDNs in several scripts, decided in C)
+
+
+_LABEL = st.text(
+    alphabet=st.sampled_from(list("abzAZ09-_%/:@[ éßüİﬀ例えжαاก한ｘｎ－😀\u200d\u0301\U000e0041\ud800\u00ad")),
+    min_size=0,
+    max_size=9,
+)
+_NAME = st.lists(
+    st.one_of(
+        _LABEL,
+        st.sampled_from(["xn--", "xn--p1ai", "XN--bcher-kva", "xn--a", "xn--zz-", "www", "co", "kobe", "a" * 64]),
+    ),
+    min_size=1,
+    max_size=6,
+)
+_SEPARATOR = st.sampled_from([".", ".", "\u3002", "\uff0e", "\uff61"])
+_TLD = st.sampled_from(
+    ["com", "DE", "uk", "jp", "pl", "рф", "中国", "xn--p1ai", "co.uk", "kawasaki.jp", "ck", "zz", "1"]
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_NAME, _SEPARATOR, _TLD, st.booleans())
+def test_generated_names_in_many_scripts(labels: list[str], separator: str, tld: str, with_tld: bool) -> None:
+    name = separator.join(labels) + (separator + tld if with_tld else "")
+    list(_agree(_rules(), name))
+
+
+@pytest.mark.parametrize("tlds", [frozenset({"com", "xn--p1ai"}), frozenset()], ids=["two TLDs", "none"])
+def test_other_tld_sets(tlds: frozenset[str]) -> None:
+    rules = _rules(tlds)
+    for name in ("example.com", "пример.рф", "example.de", "bücher.de", "a.co.uk", "x.zz"):
+        list(_agree(rules, name))
+
+
+def test_what_it_leaves_to_python_and_its_argument_checks() -> None:
+    rules = _rules()
+    checker = rules._checker()
+    assert checker.validate("intranet", False, True) is False  # (D54: one label, Python's rule)
+    assert checker.validate("intranet", False, False) is None
+    assert checker.validate("Bücher.DE", False, False) == ("xn--bcher-kva.de", "bücher.de")
+    assert checker.validate("co.uk", False, False) is None  # (itself a public suffix)
+    with pytest.raises(TypeError):
+        checker.validate(b"example.com", False, False)
+    with pytest.raises(TypeError):
+        checker.validate("example.com", False)
+    hosts = type(checker)
+    with pytest.raises(TypeError):
+        hosts(None, frozenset(), frozenset(), frozenset(), frozenset(), True, str)
+    pattern = host_patterns(link_properties()).label
+    with pytest.raises(TypeError):
+        hosts(_ada(), frozenset(), frozenset(), frozenset(), frozenset(), True, 1)
+    assert hosts(_ada(), frozenset(), frozenset(), frozenset(), frozenset(), True, pattern.fullmatch) is not None
+
+
+def _ada() -> Any:
+    from uts58 import whatwg
+
+    return whatwg._ada(_kernels.speedups())
+
+
+def test_python_kernels_use_no_c_call() -> None:
+    rules = _rules()
+    _kernels.use_python(True)
+    try:
+        assert rules._checker() is None
+        assert rules._validate("bücher.de", False, False) == ("xn--bcher-kva.de", "bücher.de")
+    finally:
+        _kernels.use_python(False)
+    assert rules._checker() is not None
