@@ -37,6 +37,8 @@ PIECES = [
     *("://", ":", "//", "/", "@", "u", "u:p", ".", "co", "com", "。", "．", "｡", "a", "x", "é", "\u0130"),
     *("[", "::1", "]", ")", "(", " ", "\n", "?", "#", "\\", "8080", "1", "-", "+", "谢", "𝐀", "\U0001f600"),
     *("x.co", "example.com", "mailto:", "<", ">", "1.2.3.4", "\u3000"),
+    # what the C scan passes over (D106): addresses and runs ending without a TLD, long labels
+    *("a@a.zz", "zz", "aaa", "a" * 64, "_", "!", "sip:", "Message-ID: "),
 ]
 TEXTS = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
@@ -64,6 +66,10 @@ def _links(finder: Finder, text: str, pure: bool) -> list[tuple[Any, ...]]:
 @example("a://b.co) http://intranet/x", 3)
 @example("x://[::1]/a http://[::1]/a http://u@[::1]/", 0)
 @example("http://u@x.co/a)http://\u0130x.co/)ex.co", 4)
+@example("sip:a@a.zz a@a.zz.com <a@a.zz> x.zz@a.com b.zz.com", 0)
+@example("Message-ID: <a@a.zz> <b@c.com> mailto:a@a.zz x@a.zz:a", 0)
+@example("谢谢。a.zz" + "a" * 64 + ".com " + "a" * 64 + ".zz.com", 0)
+@example("x.coa@a.zz\u212at" + "a" * 64, 4)  # (a long last label with a non-ASCII letter: Python's)
 def test_same_links_with_and_without_the_c_scan(text: str, which: int) -> None:
     finder = FINDERS[which]
     assert _links(finder, text, pure=False) == _links(finder, text, pure=True)
@@ -94,6 +100,64 @@ def test_one_python_decision_for_a_run_of_tokens(unit: str, finder: Finder, monk
     text = unit * 500
     assert _links(finder, text, pure=False) == _links(finder, text, pure=True) == []
     assert len(calls) == 1 + text.count("://")  # (the C run: one; the Python run: one per token)
+
+
+@needs_c
+@pytest.mark.parametrize("unit", ["a@a.zz ", "x@y.zz.", "a.zz ", "a_b.zz ", "a" * 70 + ".com ", "ab.zz@", "a@a.zz\n"])
+def test_refused_candidates_are_passed_over_in_c(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # D106: with the C kernels Python looks at the first at most (the
+    # finder's first search), the C scan passes over the rest; the
+    # reference looks at each; the same links (none) either way.
+    calls: list[str] = []
+    for name in ("_email", "_bare"):
+        method = getattr(_Scanner, name)
+
+        def counted(self: _Scanner[Any], *args: Any, name: str = name, method: Any = method) -> Any:
+            calls.append(name)
+            return method(self, *args)
+
+        monkeypatch.setattr(_Scanner, name, counted)
+    text = unit * 500
+    assert _links(FINDERS[0], text, pure=False) == []
+    assert len(calls) <= 1
+    assert list(uts58.find_links(text)) == [] and len(calls) <= 1  # (and none at all from find_links)
+    assert _links(FINDERS[0], text, pure=True) == []
+    assert len(calls) >= 500
+
+
+def _corpus_texts() -> list[str]:
+    """Real and hostile text: the conformance files' lines, the documents of
+    this checkout line by line and whole, the link-dense bench text, the
+    public HTML/XSS inputs when present, and the candidate-dense shapes."""
+    import json
+    import sys
+
+    from test_detection import ROOT, real_documents
+
+    from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import corpus
+
+    texts = [line.text for v in TEST_VERSIONS for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))]
+    for doc in real_documents():
+        texts += [doc, *doc.splitlines()]
+    texts += [*corpus.fresh_lines(300, "dev"), *corpus.fresh_lines(300, "held-out")]
+    texts += [make(3000) for make in (*corpus.ADVERSARIAL.values(), *corpus.DENSE.values())]
+    for path in sorted((ROOT.parent / "shared" / "data" / "htmlsafety").glob("*.jsonl"))[:4]:
+        lines = path.read_text(encoding="utf-8").splitlines()[:500]
+        texts += [str(json.loads(line).get("input", "")) for line in lines]
+    return texts
+
+
+@needs_c
+@pytest.mark.parametrize("which", range(len(FINDERS)))
+def test_same_links_on_real_and_hostile_text(which: int) -> None:
+    finder = FINDERS[which]
+    texts = _corpus_texts()
+    assert len(texts) > 5000
+    for text in texts:
+        assert _links(finder, text, pure=False) == _links(finder, text, pure=True), text[:200]
 
 
 @pytest.mark.parametrize("pure", [False, True])
@@ -152,10 +216,19 @@ def test_scan_guards() -> None:
     props = link_properties()
     engine = _kernels._engine(props, module)
     bits = _kernels._bmp_label_bits(props)
-    scan = module.Scan(engine, bits, ("https", "http"), (True, True), False, *CJK)
+    rest = (frozenset({"co", "com"}), True, props.ascii_email)
+    scan = module.Scan(engine, bits, ("https", "http"), (True, True), False, *CJK, *rest)
     skip = scan.skip
     assert skip("a://b.co)x", 0, 0) == (10, 8)  # passed over to the end; the floor after the token
     assert skip("a://b.co) x.co", 0, 0) == (8, 8)  # stops at "." (a name to look up): resume after the token
+    # D106: refused at a first look, passed over ("@" to after it, a run to its end)
+    assert skip("a@a.zz b.zz c@d.zz", 0, 0) == (18, 0)
+    assert skip("a@a.zz b.com", 0, 0) == (6, 0)  # (a name to look up)
+    assert skip("a@谢.zz", 0, 0) == (6, 0)  # (an ASCII last label decides; no clause to cut)
+    for kept in ("a@a.com", "mailto:a@a.zz", "<a@a.zz>", "a@a。zz", "é@a.zz", "a@a.zz\U0001f600"):
+        assert skip(kept, 0, 0) == (0, 0), kept  # (Python's: a TLD, a scheme, a Message-ID, a clause, …)
+    assert skip("a" * 64 + ".com x", 0, 0) == (70, 0)  # (a label longer than 63; to the end)
+    assert skip("a" * 63 + ".com x", 0, 0) == (0, 0)
     assert skip("a://b.co)http://x.co/", 0, 0) == (8, 8)  # a host to look up: Python's
     assert skip("x http://x.co/", 1, 0) == (1, 0)  # (nothing passed over)
     with pytest.raises(TypeError, match="text must be a str"):
@@ -170,24 +243,29 @@ def test_scan_guards() -> None:
     with pytest.raises(ValueError, match="outside"):
         scan.clauses("x", 1, 0)
     with pytest.raises(ValueError, match="longest first"):
-        module.Scan(engine, bits, ("http", "https"), (True, True), False, *CJK)
+        module.Scan(engine, bits, ("http", "https"), (True, True), False, *CJK, *rest)
     with pytest.raises(ValueError, match="lowercase"):
-        module.Scan(engine, bits, ("HTTP",), (True,), False, *CJK)
+        module.Scan(engine, bits, ("HTTP",), (True,), False, *CJK, *rest)
     with pytest.raises(ValueError, match="malformed"):
-        module.Scan(engine, bits[:-1], ("http",), (True,), False, *CJK)
+        module.Scan(engine, bits[:-1], ("http",), (True,), False, *CJK, *rest)
     with pytest.raises(ValueError, match="separator"):
-        module.Scan(engine, b"\xff" * 8192, ("http",), (True,), False, *CJK)
+        module.Scan(engine, b"\xff" * 8192, ("http",), (True,), False, *CJK, *rest)
     with pytest.raises(ValueError, match="CJK ranges"):
-        module.Scan(engine, bits, ("http",), (True,), False, (0x4E00, 0x3400), (0x9FFF, 0x4DBF))
+        module.Scan(engine, bits, ("http",), (True,), False, (0x4E00, 0x3400), (0x9FFF, 0x4DBF), *rest)
     with pytest.raises(TypeError):
-        module.Scan(None, bits, ("http",), (True,), False, *CJK)
+        module.Scan(None, bits, ("http",), (True,), False, *CJK, *rest)
+    with pytest.raises(TypeError):
+        module.Scan(engine, bits, ("http",), (True,), False, *CJK, {"com"}, True, "")  # (a set, not frozen)
+    with pytest.raises(ValueError, match="never ':'"):
+        module.Scan(engine, bits, ("http",), (True,), False, *CJK, rest[0], True, "a:")
 
 
 def test_no_c_scan_with_the_python_kernels() -> None:
     was_python = not _kernels.accelerated()
     try:
         _kernels.use_python(True)
-        assert _kernels.candidate_scan(link_properties(), ("http",), (True,), False, _CJK_RANGES) is None
+        scan = _kernels.candidate_scan(link_properties(), ("http",), (True,), False, _CJK_RANGES, frozenset(), True)
+        assert scan is None
     finally:
         _kernels.use_python(was_python)
 

@@ -2,7 +2,8 @@
  * uts58.detection._Scanner that run here when the C kernels are in use,
  * the Python scanner being the reference (tests/test_scan.py compares them).
  *
- * Scan(engine, label, schemes, special, named, cjk_first, cjk_last) holds,
+ * Scan(engine, label, schemes, special, named, cjk_first, cjk_last, tlds, quick,
+ * email) holds,
  * for one finder:
  *   engine   the Engine whose §3.5.1 ends a token passed over;
  *   label    bytes of 8192: bit c set for each BMP label character (the
@@ -13,17 +14,30 @@
  *            a ":" not followed by "//" (opaque schemes, bare localhost):
  *            then the skip stops at such a ":" after a character that may
  *            end a name;
- *   cjk_*    the ranges of detection._CJK, sorted (for clauses).
+ *   cjk_*    the ranges of detection._CJK, sorted (for clauses);
+ *   tlds     the finder's TLD set (lower-case A-labels);
+ *   quick    whether D91's quick rejection of runs applies (the finder's
+ *            _quick_tlds is that set, not None);
+ *   email    the ASCII characters of Link_Email (LinkProperties.ascii_email).
  *
  * skip(text, pos, floor) -> (pos, floor): pos is where the Python scan
  * would search for its next candidate.  From there the skip passes over
  * each "://" that is that next candidate and that _schemed would pass over
  * without a link (D53, D20), and returns where the search goes on after
  * the last (pos itself if none) with the floor that passing over gave:
- * exactly the state _schemed would have left.  It decides nothing it is
- * not sure of: at any other character where a candidate may start ("@", a
- * label separator, ":" before one of them or after a name, "://" before a
- * host to look up) it stops, and Python's search goes on from the last
+ * exactly the state _schemed would have left.  It passes over, too, the
+ * candidates that Python refuses at their first look, leaving no state
+ * (issue 23, D106: "a@a.aa" or "a.zz" repeated): an "@" whose domain ends
+ * with an ASCII label that is no TLD (_email: host_span finds no host, and
+ * no "scheme:" before the local-part or ">" after the domain can make it
+ * a URI's userinfo or a Message-ID), and a run of host characters that
+ * _rejected_run refuses (an "@" after it, or with quick: an ASCII last
+ * label that is no TLD and no ideographic full stop since the scan
+ * resumed) or that holds no host (with quick: ASCII, a label longer than 63);
+ * not with named (a "name:" may start anywhere before them).  Only BMP text with "." for separators is decided here.  It
+ * decides nothing it is not sure of: at any other character where a
+ * candidate may start ("@", a label separator, ":" before one of them or
+ * after a name, "://" before a host to look up) it stops, and Python's search goes on from the last
  * pass-over's end (it bounds where a name may start: run_start in _bare).
  * Where the pattern cannot match at such a character (a "." before a
  * space) it goes on.  The candidate pattern's alternatives start with ":",
@@ -47,6 +61,9 @@ typedef struct {
     Py_ssize_t *lens;
     char **names;
     char *special;
+    PyObject *tlds;
+    int quick;
+    unsigned char email[128];
 } Scan;
 
 #define IS_SEP(c) ((c) == '.' || (c) == 0x3002 || (c) == 0xFF0E || (c) == 0xFF61)
@@ -208,6 +225,134 @@ text_and_offsets(PyObject *const *args, Py_ssize_t nargs, const char *usage, Py_
     return (*a == -1 || *b == -1) && PyErr_Occurred() ? -1 : 0;
 }
 
+/* Whether the ASCII label text[a:b] (lowercased) is one of the TLDs: 1, 0,
+ * or -1 on an error.  A label with a non-ASCII character: 2 (not decided). */
+static int
+is_tld(const Scan *self, int kind, const void *data, Py_ssize_t a, Py_ssize_t b)
+{
+    char small[64];
+    for (Py_ssize_t k = a; k < b; k++)
+        if (PyUnicode_READ(kind, data, k) >= 0x80)
+            return 2;
+    if (b - a > (Py_ssize_t)sizeof(small))
+        return 0;  /* (no TLD is longer than 63) */
+    for (Py_ssize_t k = a; k < b; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        small[k - a] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    PyObject *label = PyUnicode_DecodeASCII(small, b - a, "strict");
+    if (label == NULL)
+        return -1;
+    int r = PySet_Contains(self->tlds, label);
+    Py_DECREF(label);
+    return r;
+}
+
+/* The end of the run of host characters from i (run_end), when it holds
+ * only BMP label characters and "." (else -1: Python decides). */
+static Py_ssize_t
+plain_run_end(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
+{
+    for (; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c == '.' || IS_LABEL(self, c))
+            continue;
+        if (IS_SEP(c) || c > 0xFFFF)
+            return -1;  /* (an ideographic full stop, D22; a supplementary character) */
+        break;
+    }
+    return i;
+}
+
+/* Whether the run text[s:e] (its trailing dots ignored) ends with an ASCII
+ * label that is no TLD (detection._ends_without_tld): 1, 0, -1 on an error. */
+static int
+ends_without_tld(const Scan *self, int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
+{
+    while (e > s && PyUnicode_READ(kind, data, e - 1) == '.')
+        e--;
+    Py_ssize_t k = e;
+    while (k > s && PyUnicode_READ(kind, data, k - 1) != '.')
+        k--;
+    int r = is_tld(self, kind, data, k, e);
+    return r < 0 ? -1 : r == 0;
+}
+
+/* The "@" at `at` (before a label run and "."): where Python's search goes
+ * on when _email refuses it at once (at + 1), 0 when Python must look,
+ * -1 on an error. */
+static Py_ssize_t
+passed_email(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssize_t at)
+{
+    Py_ssize_t k = at + 1;
+    while (k < n && IS_LABEL(self, PyUnicode_READ(kind, data, k)))
+        k++;
+    if (k == n || PyUnicode_READ(kind, data, k) != '.')
+        return 0;  /* (another alternative of the pattern, or a separator that may cut clauses) */
+    Py_ssize_t e = plain_run_end(self, kind, data, n, at + 1);
+    if (e < 0 || (e < n && PyUnicode_READ(kind, data, e) == '>'))
+        return 0;  /* (">": maybe a Message-ID, D55) */
+    /* "scheme:" right before the local-part makes it a URI's userinfo (D53):
+     * the run of ASCII Link_Email characters before "@" must not follow ":"
+     * (nor a non-ASCII character, where the local-part may go on). */
+    Py_ssize_t b = at;
+    while (b > 0) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, b - 1);
+        if (c >= 0x80 || !self->email[c])
+            break;
+        b--;
+    }
+    if (b > 0) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, b - 1);
+        if (c == ':' || c >= 0x80)
+            return 0;
+    }
+    int r = ends_without_tld(self, kind, data, at + 1, e);
+    return r < 0 ? -1 : r ? at + 1 : 0;
+}
+
+/* The run of host characters at the separator i (before a label
+ * character): its end when _rejected_run refuses it (lo: where the scan
+ * resumed, or the floor), 0 when Python must look, -1 on an error. */
+static Py_ssize_t
+passed_run(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssize_t i, Py_ssize_t lo)
+{
+    if (PyUnicode_READ(kind, data, i) != '.')
+        return 0;
+    Py_ssize_t e = plain_run_end(self, kind, data, n, i + 1);
+    if (e < 0)
+        return 0;
+    if (e < n && PyUnicode_READ(kind, data, e) == '@')
+        return e;  /* (a local-part: the "@" decides) */
+    if (!self->quick)
+        return 0;
+    for (Py_ssize_t k = lo; k < i; k++)
+        if (IS_SEP(PyUnicode_READ(kind, data, k)) && PyUnicode_READ(kind, data, k) != '.')
+            return 0;  /* (an ideographic full stop may cut the run into clauses, D22) */
+    int r = ends_without_tld(self, kind, data, i, e);
+    if (r != 0)
+        return r < 0 ? -1 : e;
+    /* An ASCII name with a label longer than 63 (RFC 1035) is no host, and
+     * no clause of it either: from where run_start would start it, back to
+     * lo, as _bare reads it. */
+    Py_ssize_t a = i, longest = 0, label = 0;
+    while (a > lo) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, a - 1);
+        if (c != '.' && !IS_LABEL(self, c))
+            break;
+        a--;
+    }
+    for (Py_ssize_t k = a; k < e; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (c >= 0x80)
+            return 0;
+        label = c == '.' ? 0 : label + 1;
+        if (label > longest)
+            longest = label;
+    }
+    return longest > 63 ? e : 0;
+}
+
 static PyObject *
 Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -231,9 +376,19 @@ Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
         }
         Py_UCS4 next = i + 1 < n ? PyUnicode_READ(kind, data, i + 1) : 0;
         if (c != ':') {
-            if (starts_before(self, next))
+            if (!starts_before(self, next)) {
+                i++;
+                continue;
+            }
+            if (!IS_LABEL(self, next) || self->named)
+                break;  /* (named: a "name:" may start anywhere before it; Python's) */
+            Py_ssize_t to = c == '@' ? passed_email(self, kind, data, n, i)
+                                     : passed_run(self, kind, data, n, i, resumed > floor ? resumed : floor);
+            if (to < 0)
+                return NULL;
+            if (to == 0)
                 break;
-            i++;
+            i = resumed = to;  /* (refused at its first look, as Python would) */
             continue;
         }
         if (next != '/' || i + 2 >= n || PyUnicode_READ(kind, data, i + 2) != '/') {
@@ -354,20 +509,22 @@ Scan_dealloc(Scan *self)
     PyMem_Free(self->cjk_first);
     PyMem_Free(self->cjk_last);
     Py_XDECREF(self->engine);
+    Py_XDECREF(self->tlds);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *
 Scan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *engine, *label, *schemes, *special, *cjk_first, *cjk_last;
-    int named;
+    PyObject *engine, *label, *schemes, *special, *cjk_first, *cjk_last, *tlds, *email;
+    int named, quick;
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
         PyErr_SetString(PyExc_TypeError, "Scan() takes positional arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!SO!O!pO!O!:Scan", &u58_EngineType, &engine, &label, &PyTuple_Type, &schemes,
-                          &PyTuple_Type, &special, &named, &PyTuple_Type, &cjk_first, &PyTuple_Type, &cjk_last))
+    if (!PyArg_ParseTuple(args, "O!SO!O!pO!O!O!pU:Scan", &u58_EngineType, &engine, &label, &PyTuple_Type, &schemes,
+                          &PyTuple_Type, &special, &named, &PyTuple_Type, &cjk_first, &PyTuple_Type, &cjk_last,
+                          &PyFrozenSet_Type, &tlds, &quick, &email))
         return NULL;
     Py_ssize_t count = PyTuple_GET_SIZE(schemes);
     if (PyBytes_GET_SIZE(label) != 0x10000 / 8 || PyTuple_GET_SIZE(special) != count) {
@@ -379,6 +536,16 @@ Scan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     self->engine = (Engine *)Py_NewRef(engine);
     self->named = named;
+    self->tlds = Py_NewRef(tlds);
+    self->quick = quick;
+    for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(email); k++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(email, k);
+        if (c >= 0x80 || c == ':') {
+            PyErr_SetString(PyExc_ValueError, "Scan(): email holds ASCII Link_Email characters, never ':'");
+            goto fail;
+        }
+        self->email[c] = 1;
+    }
     self->ncjk = PyTuple_GET_SIZE(cjk_first);
     if ((self->cjk_first = u58_u32_array(cjk_first, self->ncjk)) == NULL ||
         (self->cjk_last = u58_u32_array(cjk_last, self->ncjk)) == NULL)

@@ -157,18 +157,23 @@ def candidate_scan(
     special: tuple[bool, ...],
     named: bool,
     cjk: tuple[tuple[int, int], ...],
+    tlds: frozenset[str],
+    quick: bool,
 ) -> Scan | None:
     """The C parts of :class:`uts58.detection._Scanner` for one finder, or
     None where the Python kernels are in use: then the scanner alone, the
     reference, does all.  ``skip`` passes over ``scheme://`` tokens not
     linked (D53, D20): ``schemes`` lowercase, longest first, ``special``
     which are, ``named`` whether the candidate pattern matches names before
-    ``:`` (opaque schemes, bare localhost).  ``clauses`` is D22, ``cjk`` the
-    ranges of its CJK characters."""
+    ``:`` (opaque schemes, bare localhost); it passes over, too, ``@`` and
+    runs of host characters that the scanner refuses at their first look
+    (D106): ``tlds`` the finder's TLDs, ``quick`` whether D91's quick
+    rejection of runs applies.  ``clauses`` is D22, ``cjk`` the ranges of
+    its CJK characters."""
     module = _active[0]
     if module is None:
         return None
-    return _candidate_scan(props, schemes, special, named, cjk, module)
+    return _candidate_scan(props, schemes, special, named, cjk, tlds, quick, module)
 
 
 @lru_cache(maxsize=64)
@@ -178,11 +183,16 @@ def _candidate_scan(
     special: tuple[bool, ...],
     named: bool,
     cjk: tuple[tuple[int, int], ...],
+    tlds: frozenset[str],
+    quick: bool,
     module: ModuleType,
 ) -> Scan:
     firsts = tuple(first for first, _ in cjk)
     lasts = tuple(last for _, last in cjk)
-    scan: Scan = module.Scan(_engine(props, module), _bmp_label_bits(props), schemes, special, named, firsts, lasts)
+    label = _bmp_label_bits(props)
+    scan: Scan = module.Scan(
+        _engine(props, module), label, schemes, special, named, firsts, lasts, tlds, quick, props.ascii_email
+    )
     return scan
 
 

@@ -304,7 +304,7 @@ class Finder:
         _patterns: HostPatterns
         _candidate: re.Pattern[str]
         _scheme_lengths: tuple[int, ...]
-        _scan_args: tuple[tuple[str, ...], tuple[bool, ...], bool, tuple[tuple[int, int], ...]]
+        _scan_args: tuple[tuple[str, ...], tuple[bool, ...], bool, tuple[tuple[int, int], ...], frozenset[str], bool]
         _quick_tlds: frozenset[str] | None
         _hosts: Callable[[str, str, HostKind], Host]
         _schemed_hosts: Callable[[str], tuple[int, Host] | None]
@@ -477,12 +477,15 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
         "_scheme_lengths": tuple(sorted({len(scheme) for scheme in finder.schemes}, reverse=True)),
         # The C parts of the scan (_kernels.candidate_scan): the schemes longest
         # first, which are special, whether the pattern matches names before
-        # ":" (opaque schemes, localhost); the CJK characters of D22.
+        # ":" (opaque schemes, localhost); the CJK characters of D22; the TLDs
+        # and whether D91 applies (the candidates refused at a first look, D106).
         "_scan_args": (
             longest_first := tuple(sorted(finder.schemes, key=lambda s: (-len(s), s))),
             tuple(scheme in SPECIAL_SCHEMES for scheme in longest_first),
             bool(opaque) or finder.bare_localhost,
             _CJK_RANGES,
+            tlds,
+            not finder.bare_ipv4,
         ),
         # D91: the TLDs of the quick rejection of a run whose last label is no
         # TLD; None with bare_ipv4 (a dotted quad ends in digits and is linked).
@@ -666,14 +669,18 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
         if type(text) is not str:
             return default.find_links(text)  # (the TypeError, naming text)
         search = default._candidate.search
+        pos = floor = 0
         if scan is None:
             first = search(text)
         else:
             # (the C scan for the first character where a candidate may
-            # start: cheaper than the regex's set-up on a short text)
+            # start: cheaper than the regex's set-up on a short text; then
+            # what it passes over, D106, as _Scanner.links does)
             at = scan.candidate(text)
-            first = None if at == len(text) else search(text, at)
-        pos = 0
+            if at == len(text):
+                return _NO_LINKS
+            pos, floor = scan.skip(text, 0, 0)
+            first = search(text, max(pos, at))
         # (Runs of host characters that start no link, decided as _bare
         # decides them first, are passed here: most lines with a candidate
         # have only those, "file.txt", "1.2.3", and need no scanner.)
@@ -689,7 +696,9 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
             first = search(text, first.end())
         if first is None:
             return _NO_LINKS
-        return _Scanner(text, default, _link_of).links(default.urls, default.emails, first, pos)
+        scanner = _Scanner(text, default, _link_of)
+        scanner.floor = floor
+        return scanner.links(default.urls, default.emails, first, pos)
     check_str(text, "text")
     return resolve_finder(finder, options, "find_links").find_links(text)
 
@@ -923,7 +932,13 @@ class _Scanner(Generic[_T]):
         text = self.text
         search = self.finder._candidate.search
         require_scheme = self.finder.require_scheme
-        m = search(text) if first is None else first
+        if first is None:
+            scan = self.scan if self.scan is not False else self._c_scan()
+            if scan is not None:
+                pos, self.floor = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]  # (D106)
+            m = search(text, pos)
+        else:
+            m = first
         while m is not None:
             if m.lastindex is not None:
                 m = search(text, m.end())  # ("....", "@@@@": a run with no candidate in it; pos stays)
@@ -949,6 +964,12 @@ class _Scanner(Generic[_T]):
                 self.floor = link.end
                 if (urls and not (require_scheme and link.scheme is None)) if link.kind == "url" else emails:
                     yield link
+            if pos >= self.run_end:
+                # D106: the candidates refused at a first look ("a@a.aa", "x.zz"),
+                # and the "scheme://" tokens not linked, passed over in C.
+                scan = self.scan if self.scan is not False else self._c_scan()
+                if scan is not None:
+                    pos, self.floor = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]
             m = search(text, pos)
 
     # -- helpers -------------------------------------------------------
