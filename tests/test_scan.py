@@ -218,7 +218,12 @@ def test_scan_guards() -> None:
     bits = _kernels._bmp_label_bits(props)
     rest = (frozenset({"co", "com"}), True, props.ascii_email)
     scan = module.Scan(engine, bits, ("https", "http"), (True, True), False, *CJK, *rest)
-    skip = scan.skip
+    assert scan.skip("a://b.co) x.co", 0, 0)[2] == 11 and scan.skip("a://b.co)http://x.co/", 0, 0)[2] == 13
+
+    def skip(*args: Any) -> tuple[int, int]:
+        pos, floor, _ = scan.skip(*args)  # (where the search begins: above)
+        return pos, floor
+
     assert skip("a://b.co)x", 0, 0) == (10, 8)  # passed over to the end; the floor after the token
     assert skip("a://b.co) x.co", 0, 0) == (8, 8)  # stops at "." (a name to look up): resume after the token
     # D106: refused at a first look, passed over ("@" to after it, a run to its end)
@@ -232,11 +237,11 @@ def test_scan_guards() -> None:
     assert skip("a://b.co)http://x.co/", 0, 0) == (8, 8)  # a host to look up: Python's
     assert skip("x http://x.co/", 1, 0) == (1, 0)  # (nothing passed over)
     with pytest.raises(TypeError, match="text must be a str"):
-        skip(b"x", 0, 0)
+        scan.skip(b"x", 0, 0)
     with pytest.raises(TypeError, match="takes 3 arguments"):
-        skip("x", 0)
+        scan.skip("x", 0)
     with pytest.raises(ValueError, match="outside"):
-        skip("x", 2, 0)
+        scan.skip("x", 2, 0)
     assert scan.clauses("谢。a", 0, 3) == [(0, 1), (2, 3)]
     with pytest.raises(TypeError, match="takes 3 arguments"):
         scan.clauses("x", 0)
@@ -271,18 +276,18 @@ def test_no_c_scan_with_the_python_kernels() -> None:
 
 
 @needs_c
-@given(TEXTS)
-@example("end of a sentence. And: more @ here")
-@example("a.b\U0001f600 x@y :// ::")
-def test_candidate_is_where_the_search_finds_its_first(text: str) -> None:
-    # find_links without options searches from Scan.candidate(text): no
-    # candidate of the pattern starts before it, and none anywhere if it is
-    # len(text).
-    finder = FINDERS[0]
+@given(TEXTS, st.sampled_from(range(len(FINDERS))))
+@example("end of a sentence. And: more @ here", 0)
+@example("a.b\U0001f600 x@y :// ::", 0)
+@example("a@a.zz x.zz tel:1", 1)
+def test_the_search_begins_where_the_skip_stopped(text: str, which: int) -> None:
+    # The search from skip's third value finds what the search from where
+    # the scan resumed finds: no candidate starts in between.
+    finder = FINDERS[which]
     search = finder._candidate.search
-    at = _c_scan(finder).candidate(text)
-    whole, there = search(text), search(text, at) if at < len(text) else None
+    pos, _, at = _c_scan(finder).skip(text, 0, 0)
+    assert pos <= at
+    whole, there = search(text, pos), search(text, at)
     assert (whole and (whole.span(), whole.lastindex)) == (there and (there.span(), there.lastindex))
-    assert whole is None or at <= whole.start()
-    named = _c_scan(FINDERS[1])
-    assert named.candidate(text) == 0  # (names before ":" may start anywhere: no prefilter)
+    if finder.schemes - {"http", "https", "ftp", "ws", "wss"}:
+        assert at == pos  # (names before ":" may start anywhere)

@@ -20,32 +20,31 @@
  *            _quick_tlds is that set, not None);
  *   email    the ASCII characters of Link_Email (LinkProperties.ascii_email).
  *
- * skip(text, pos, floor) -> (pos, floor): pos is where the Python scan
+ * skip(text, pos, floor) -> (pos, floor, at): pos is where the Python scan
  * would search for its next candidate.  From there the skip passes over
- * each "://" that is that next candidate and that _schemed would pass over
- * without a link (D53, D20), and returns where the search goes on after
- * the last (pos itself if none) with the floor that passing over gave:
- * exactly the state _schemed would have left.  It passes over, too, the
- * candidates that Python refuses at their first look, leaving no state
- * (issue 23, D106: "a@a.aa" or "a.zz" repeated): an "@" whose domain ends
- * with an ASCII label that is no TLD (_email: host_span finds no host, and
- * no "scheme:" before the local-part or ">" after the domain can make it
- * a URI's userinfo or a Message-ID), and a run of host characters that
- * _rejected_run refuses (an "@" after it, or with quick: an ASCII last
- * label that is no TLD and no ideographic full stop since the scan
- * resumed) or that holds no host (with quick: ASCII, a label longer than 63);
- * not with named (a "name:" may start anywhere before them).  Only BMP text with "." for separators is decided here.  It
- * decides nothing it is not sure of: at any other character where a
- * candidate may start ("@", a label separator, ":" before one of them or
- * after a name, "://" before a host to look up) it stops, and Python's search goes on from the last
- * pass-over's end (it bounds where a name may start: run_start in _bare).
- * Where the pattern cannot match at such a character (a "." before a
- * space) it goes on.  The candidate pattern's alternatives start with ":",
- * "@" or a separator, or match a name before ":" not followed by "//".
- *
- * candidate(text) -> i: where the first candidate may start (len(text) where
- * none can), for the search of find_links on a short text (one call per
- * line: the regex's set-up costs more than this scan).
+ * what Python would pass over, leaving the state Python would leave:
+ *   - each "://" token that _schemed would pass over without a link (D53,
+ *     D20), and the floor that gives;
+ *   - (D106) the candidates Python refuses at a first look, which leave no
+ *     state: an "@" whose domain ends with an ASCII label that is no TLD
+ *     (_email: host_span finds no host, and no "scheme:" before the
+ *     local-part nor ">" after the domain can make it a URI's userinfo or
+ *     a Message-ID); a run of host characters that _rejected_run refuses
+ *     (an "@" after it; with quick, an ASCII last label that is no TLD and
+ *     no ideographic full stop since the scan resumed); with quick, an
+ *     ASCII run with a label longer than 63, which holds no host.  Only
+ *     BMP runs with "." for separators, and not with named (a "name:" may
+ *     start anywhere before them).
+ * It returns where the search goes on after the last pass-over (pos itself
+ * if none: it bounds where a name may start, run_start in _bare), the
+ * floor, and `at`, where the search may begin: the candidate it stopped at
+ * (no match starts before it), or pos with named.  It decides nothing it
+ * is not sure of: at any other character where a candidate may start ("@",
+ * a label separator, ":" before one of them or after a name, "://" before
+ * a host to look up) it stops.  Where the pattern cannot match at such a
+ * character (a "." before a space) it goes on.  The candidate pattern's
+ * alternatives start with ":", "@" or a separator, or match a name before
+ * ":" not followed by "//".
  *
  * clauses(text, s, e) -> [(start, end), ...]: detection._clauses (D22). */
 #include "kernels.h"
@@ -174,37 +173,6 @@ static inline int
 starts_before(const Scan *self, Py_UCS4 next)
 {
     return IS_LABEL(self, next) || next > 0xFFFF || next == '@' || next == ':' || IS_SEP(next);
-}
-
-/* Where a candidate of the pattern may start at or after i, or n: a ":"
- * before "//" or before "@", ":" or a separator; "@" or a separator before
- * what starts_before allows.  (With named alternatives, anywhere.) */
-static Py_ssize_t
-next_candidate(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
-{
-    if (self->named)
-        return i;
-    for (; i < n; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c != ':' && c != '@' && !IS_SEP(c))
-            continue;
-        Py_UCS4 next = i + 1 < n ? PyUnicode_READ(kind, data, i + 1) : 0;
-        if (c != ':' ? starts_before(self, next) : (next == '/' || next == '@' || next == ':' || IS_SEP(next)))
-            return i;
-    }
-    return n;
-}
-
-static PyObject *
-Scan_candidate(Scan *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 1 || !PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "candidate() takes one str");
-        return NULL;
-    }
-    PyObject *text = args[0];
-    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    return PyLong_FromSsize_t(next_candidate(self, PyUnicode_KIND(text), PyUnicode_DATA(text), n, 0));
 }
 
 /* The arguments (text, a, b) of a method that takes a str and two offsets
@@ -423,7 +391,12 @@ Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
             floor = end;
         i = resumed = end;
     }
-    return Py_BuildValue("(nn)", i < n ? resumed : n, floor);
+    /* (and where the search may begin: the candidate it stopped at, which no
+     * match starts before, or where it resumed with names, which may start
+     * anywhere before their ":") */
+    if (i >= n)
+        return Py_BuildValue("(nnn)", n, floor, n);
+    return Py_BuildValue("(nnn)", resumed, floor, self->named ? resumed : i);
 }
 
 static inline int
@@ -603,14 +576,11 @@ fail:
 
 static PyMethodDef Scan_methods[] = {
     {"skip", (PyCFunction)(void (*)(void))Scan_skip, METH_FASTCALL,
-     "skip(text, pos, floor) -> (pos, floor)\n\n"
-     "From pos, pass over what holds no candidate and each \"scheme://\" token\n"
-     "not linked (D53, D20), as detection._Scanner._schemed; stop at the\n"
-     "first candidate Python must look at.  Where the scan resumes, and the floor."},
-    {"candidate", (PyCFunction)(void (*)(void))Scan_candidate, METH_FASTCALL,
-     "candidate(text) -> int\n\n"
-     "Where the first candidate of the pattern may start, or len(text) where none can:\n"
-     "the pattern's search from there finds what it finds from 0."},
+     "skip(text, pos, floor) -> (pos, floor, at)\n\n"
+     "From pos, pass over what holds no candidate, each \"scheme://\" token\n"
+     "not linked (D53, D20), as detection._Scanner._schemed, and the candidates\n"
+     "Python refuses at a first look (D106); stop at the first candidate Python\n"
+     "must look at.  Where the scan resumes, the floor, and where to search from."},
     {"clauses", (PyCFunction)(void (*)(void))Scan_clauses, METH_FASTCALL,
      "clauses(text, s, e) -> list of (start, end)\n\n"
      "text[s:e] cut at the ideographic full stops between CJK and ASCII labels (D22)."},

@@ -673,14 +673,13 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
         if scan is None:
             first = search(text)
         else:
-            # (the C scan for the first character where a candidate may
-            # start: cheaper than the regex's set-up on a short text; then
-            # what it passes over, D106, as _Scanner.links does)
-            at = scan.candidate(text)
+            # (the C scan to the first candidate Python must look at: cheaper
+            # than the regex's set-up on a short text, and it passes over
+            # what Python would refuse at a first look, D106)
+            pos, floor, at = scan.skip(text, 0, 0)
             if at == len(text):
                 return _NO_LINKS
-            pos, floor = scan.skip(text, 0, 0)
-            first = search(text, max(pos, at))
+            first = search(text, at)
         # (Runs of host characters that start no link, decided as _bare
         # decides them first, are passed here: most lines with a candidate
         # have only those, "file.txt", "1.2.3", and need no scanner.)
@@ -933,10 +932,7 @@ class _Scanner(Generic[_T]):
         search = self.finder._candidate.search
         require_scheme = self.finder.require_scheme
         if first is None:
-            scan = self.scan if self.scan is not False else self._c_scan()
-            if scan is not None:
-                pos, self.floor = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]  # (D106)
-            m = search(text, pos)
+            pos, m = self._skip_to(pos)
         else:
             m = first
         while m is not None:
@@ -951,12 +947,6 @@ class _Scanner(Generic[_T]):
                 link, pos = self._email(at)
             elif first_char == ":":
                 link, pos = self._schemed(at)  # ("://")
-                if link is None:
-                    # A "scheme://" token not linked: those that follow
-                    # ("a://b)a://b)…") are passed over in C where it is in use.
-                    scan = self.scan if self.scan is not False else self._c_scan()
-                    if scan is not None:
-                        pos, self.floor = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]
             else:
                 found = m.group()  # ("localhost:", or "scheme:" of a scheme without "//")
                 link, pos = self._localhost(at) if found.lower() == "localhost:" else self._opaque(at, found)
@@ -964,13 +954,10 @@ class _Scanner(Generic[_T]):
                 self.floor = link.end
                 if (urls and not (require_scheme and link.scheme is None)) if link.kind == "url" else emails:
                     yield link
-            if pos >= self.run_end:
-                # D106: the candidates refused at a first look ("a@a.aa", "x.zz"),
-                # and the "scheme://" tokens not linked, passed over in C.
-                scan = self.scan if self.scan is not False else self._c_scan()
-                if scan is not None:
-                    pos, self.floor = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]
-            m = search(text, pos)
+            if pos < self.run_end or self.scan is None:
+                m = search(text, pos)  # (inside a run already split, or no C scan)
+            else:
+                pos, m = self._skip_to(pos)
 
     # -- helpers -------------------------------------------------------
 
@@ -1002,6 +989,18 @@ class _Scanner(Generic[_T]):
     def _link_maker(self) -> Callable[..., Link]:
         self.new_link = link_maker()
         return self.new_link
+
+    def _skip_to(self, pos: int) -> tuple[int, re.Match[str] | None]:
+        """Where the search resumes from ``pos``, and its next candidate,
+        with what the C scan passes over (a "scheme://" token not linked,
+        D53, D20: "a://b)a://b)…"; D106: the candidates refused at a first
+        look, "a@a.aa", "x.zz"); the plain search where the Python kernels
+        are in use."""
+        scan = self.scan if self.scan is not False else self._c_scan()
+        if scan is None:
+            return pos, self.finder._candidate.search(self.text, pos)
+        pos, self.floor, at = scan.skip(self.text, pos, self.floor)  # type: ignore[union-attr]
+        return pos, self.finder._candidate.search(self.text, at)
 
     def _c_scan(self) -> Scan | None:
         """The C parts of the scan (D96), or None (the Python kernels), looked
