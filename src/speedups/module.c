@@ -19,11 +19,11 @@
  * passed in.  Where this module is not built, or UTS58_PURE_PYTHON is set,
  * uts58 runs the same kernels in Python (uts58._kernels_py); uts58._kernels
  * alone chooses.  The tests run both on the official test files and
- * compare them on generated input.  The one exception is scan.c, which
- * repeats two steps of the Python scanner (uts58.detection._Scanner) for
- * speed (issue 14): there the Python code is the reference, with no twin in
- * _kernels_py, and tests/test_scan.py compares the links found with and
- * without it.
+ * compare them on generated input.  The exceptions are scan.c, which
+ * repeats steps of the Python scanner (uts58.detection._Scanner) for speed
+ * (issues 14 and 23), and hosts.c, DomainRules._validate in one call (issue
+ * 23): there the Python code is the reference, with no twin in _kernels_py,
+ * and tests/test_scan.py and tests/test_host_kernel.py compare the two.
  *
  * The module holds no data of its own: the Link_Term table, the brackets,
  * the parts of Table 3-3 and the decodable ASCII characters are all given
