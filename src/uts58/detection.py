@@ -670,7 +670,8 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
             return default.find_links(text)  # (the TypeError, naming text)
         search = default._candidate.search
         pos = floor = 0
-        if scan is None:
+        if scan is None or "\x1b" in text:
+            scan = None  # (D100: terminal escapes are separators the C scan knows not)
             first = search(text)
         else:
             # (the C scan to the first candidate Python must look at: cheaper
@@ -696,7 +697,8 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
         if first is None:
             return _NO_LINKS
         scanner = _Scanner(text, default, _link_of)
-        scanner.floor = floor
+        if scan is not None:
+            scanner.floor, scanner.scan = floor, scan
         return scanner.links(default.urls, default.emails, first, pos)
     check_str(text, "text")
     return resolve_finder(finder, options, "find_links").find_links(text)
@@ -931,10 +933,15 @@ class _Scanner(Generic[_T]):
         text = self.text
         search = self.finder._candidate.search
         require_scheme = self.finder.require_scheme
-        if first is None:
-            pos, m = self._skip_to(pos)
-        else:
+        scan = self.scan if self.scan is not False else self._c_scan()
+        m: re.Match[str] | None
+        if first is not None:
             m = first
+        elif scan is None:
+            m = search(text, pos)
+        else:
+            pos, self.floor, at = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]  # (D106)
+            m = search(text, at)
         while m is not None:
             if m.lastindex is not None:
                 m = search(text, m.end())  # ("....", "@@@@": a run with no candidate in it; pos stays)
@@ -954,10 +961,14 @@ class _Scanner(Generic[_T]):
                 self.floor = link.end
                 if (urls and not (require_scheme and link.scheme is None)) if link.kind == "url" else emails:
                     yield link
-            if pos < self.run_end or self.scan is None:
-                m = search(text, pos)  # (inside a run already split, or no C scan)
+            if scan is None or pos < self.run_end:
+                m = search(text, pos)  # (no C scan, or inside a run already split)
             else:
-                pos, m = self._skip_to(pos)
+                # What C passes over (a "scheme://" token not linked, D53, D20:
+                # "a://b)a://b)…"; D106: the candidates refused at a first look,
+                # "a@a.aa", "x.zz"), and where the search begins.
+                pos, self.floor, at = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]
+                m = search(text, at)
 
     # -- helpers -------------------------------------------------------
 
@@ -989,18 +1000,6 @@ class _Scanner(Generic[_T]):
     def _link_maker(self) -> Callable[..., Link]:
         self.new_link = link_maker()
         return self.new_link
-
-    def _skip_to(self, pos: int) -> tuple[int, re.Match[str] | None]:
-        """Where the search resumes from ``pos``, and its next candidate,
-        with what the C scan passes over (a "scheme://" token not linked,
-        D53, D20: "a://b)a://b)…"; D106: the candidates refused at a first
-        look, "a@a.aa", "x.zz"); the plain search where the Python kernels
-        are in use."""
-        scan = self.scan if self.scan is not False else self._c_scan()
-        if scan is None:
-            return pos, self.finder._candidate.search(self.text, pos)
-        pos, self.floor, at = scan.skip(self.text, pos, self.floor)  # type: ignore[union-attr]
-        return pos, self.finder._candidate.search(self.text, at)
 
     def _c_scan(self) -> Scan | None:
         """The C parts of the scan (D96), or None (the Python kernels), looked
