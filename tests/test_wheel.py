@@ -29,8 +29,10 @@ CONFORMANCE_FILES = ("LinkDetectionTest.txt", "LinkFormattingTest.txt")
 
 # The wheel was 811,594 bytes with the raw Unicode files (2.6 MB of them)
 # and is about a third of that without; the bound leaves room for the code
-# to grow, not for the raw files to come back.
-WHEEL_BOUND = 450_000
+# to grow, not for the raw files to come back.  (466,234 bytes with the
+# host kernel of issue 23, 160 kB of it the accelerator with its debug
+# information.)
+WHEEL_BOUND = 520_000
 
 # What a build reads from the checkout (MANIFEST.in grafts the directories).
 _SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "Makefile")
