@@ -1,5 +1,5 @@
-"""docs/decisions.md is the one prose source of the decisions, and it and the
-code point at each other (D68): every entry names tests that exist, every
+"""docs/decisions.md (with docs/engineering.md, the same sequence) is the one
+prose source of the decisions, and it and the code point at each other (D68): every entry names tests that exist, every
 decision number cited anywhere in the repository is an entry, and every entry
 is cited where it is implemented or tested.
 
@@ -19,6 +19,7 @@ import pytest
 from conftest import ROOT
 
 DECISIONS = ROOT / "docs" / "decisions.md"
+ENGINEERING = ROOT / "docs" / "engineering.md"  # (how uts58 is built: the same sequence, the same checks)
 
 # An entry: "### D<n>. Title", up to the next heading of level 2 or 3.
 _HEADING = re.compile(r"^### D(\d+)\. \S.*$", re.M)
@@ -38,14 +39,16 @@ _SKIPPED_PARTS = {"__pycache__", "node_modules", "data", "build", "dist"}
 
 
 def entries() -> dict[int, str]:
-    """{number: text of the entry}, in file order; numbers must be unique."""
-    text = DECISIONS.read_text(encoding="utf-8")
+    """{number: text of the entry} of both files, in file order; numbers
+    must be unique across them."""
     found: dict[int, str] = {}
-    for m in _HEADING.finditer(text):
-        number = int(m.group(1))
-        assert number not in found, f"D{number} is defined twice"
-        end = _NEXT_HEADING.search(text, m.end())
-        found[number] = text[m.start() : end.start() if end else len(text)]
+    for path in (DECISIONS, ENGINEERING):
+        text = path.read_text(encoding="utf-8")
+        for m in _HEADING.finditer(text):
+            number = int(m.group(1))
+            assert number not in found, f"D{number} is defined twice"
+            end = _NEXT_HEADING.search(text, m.end())
+            found[number] = text[m.start() : end.start() if end else len(text)]
     return found
 
 
@@ -88,6 +91,24 @@ def test_the_file_has_entries_with_unique_numbers() -> None:
     found = entries()
     assert len(found) >= 60
     assert {1, 34, 61} <= set(found)
+
+
+def test_the_index_lists_every_entry_with_its_status() -> None:
+    """The index at the top of decisions.md is what tools/decisions_index.py
+    writes from the entries of both files (one line each, active or
+    superseded): it cannot go stale."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("decisions_index", ROOT / "tools" / "decisions_index.py")
+    assert spec is not None and spec.loader is not None
+    index = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(index)
+    assert index.current() == index.render(), "stale: run python tools/decisions_index.py"
+    rows = [line for line in index.render().splitlines() if line.startswith("| D")]
+    assert [int(row.split()[1][1:]) for row in rows] == sorted(entries())
+    status = {int(row.split()[1][1:]): row.split("|")[2].strip() for row in rows}
+    assert status[1] == "active" and status[29] == "superseded by D40" and status[56].startswith("superseded by D97")
+    assert status[27] == "superseded in part by D56"
 
 
 def test_every_decision_names_tests_that_exist() -> None:

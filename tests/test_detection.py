@@ -679,7 +679,8 @@ def real_documents() -> list[str]:
 def _without_quick_rejection(finder: uts58.Finder) -> uts58.Finder:
     reference = finder.with_options()
     object.__setattr__(reference, "_quick_tlds", None)
-    object.__setattr__(reference, "_scan_args", (*finder._scan_args[:-1], False))  # (and the C scan's, D106)
+    args = finder._scan_args
+    object.__setattr__(reference, "_scan_args", (*args[:5], False, *args[6:]))  # (and the C scan's, D106)
     return reference
 
 

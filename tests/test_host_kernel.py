@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from uts58 import _kernels
-from uts58.hosts import DomainRules, default_tlds, domain_rules, host_patterns
+from uts58.hosts import LABEL_SEPARATORS, PLAIN_LABEL_CHARS, DomainRules, default_tlds, domain_rules, host_patterns
 from uts58.properties import link_properties
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -128,12 +128,25 @@ def test_what_it_leaves_to_python_and_its_argument_checks() -> None:
     with pytest.raises(TypeError):
         checker.validate("example.com", False)
     hosts = type(checker)
+    sets = (frozenset(),) * 4
+    chars = (LABEL_SEPARATORS, PLAIN_LABEL_CHARS, 63, 253)
     with pytest.raises(TypeError):
-        hosts(None, frozenset(), frozenset(), frozenset(), frozenset(), True, str)
+        hosts(None, *sets, True, str, *chars)
     pattern = host_patterns(link_properties()).label
     with pytest.raises(TypeError):
-        hosts(_ada(), frozenset(), frozenset(), frozenset(), frozenset(), True, 1)
-    assert hosts(_ada(), frozenset(), frozenset(), frozenset(), frozenset(), True, pattern.fullmatch) is not None
+        hosts(_ada(), *sets, True, 1, *chars)
+    assert hosts(_ada(), *sets, True, pattern.fullmatch, *chars) is not None
+    # (the characters and lengths come from Python: bad ones are refused)
+    for bad in ((".", "a.", 63, 253), ("\u3002.", "a", 63, 253), (".", "é", 63, 253), (".", "a", 0, 253)):
+        with pytest.raises(ValueError):
+            hosts(_ada(), *sets, True, pattern.fullmatch, *bad)
+    # another limit given, another answer: the C code has none of its own
+    short = hosts(
+        _ada(), default_tlds(), *sets[1:], True, pattern.fullmatch, LABEL_SEPARATORS, PLAIN_LABEL_CHARS, 5, 253
+    )
+    assert (
+        checker.validate("abcdef.com", False, False) is not None and short.validate("abcdef.com", False, False) is None
+    )
 
 
 def _ada() -> Any:

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 import uts58
 from uts58 import Finder, _kernels
-from uts58.detection import _CJK_RANGES, _clauses, _Scanner
+from uts58.detection import _CJK_RANGES, _SCAN_CLASSES, _clauses, _Scanner
+from uts58.hosts import LABEL_SEPARATORS
 from uts58.properties import link_properties
 
 needs_c = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")
@@ -228,7 +229,8 @@ def test_scan_guards() -> None:
     props = link_properties()
     engine = _kernels._engine(props, module)
     bits = _kernels._bmp_label_bits(props)
-    rest = (frozenset({"co", "com"}), True, props.ascii_email)
+    table = _kernels._class_table(dict(_SCAN_CLASSES), module.SCAN_CLASSES)
+    rest = (frozenset({"co", "com"}), True, props.ascii_email, table, LABEL_SEPARATORS)
     scan = module.Scan(engine, bits, ("https", "http"), (True, True), False, *CJK, *rest)
     assert scan.skip("a://b.co) x.co", 0, 0)[2] == 11 and scan.skip("a://b.co)http://x.co/", 0, 0)[2] == 13
 
@@ -272,17 +274,40 @@ def test_scan_guards() -> None:
     with pytest.raises(TypeError):
         module.Scan(None, bits, ("http",), (True,), False, *CJK, *rest)
     with pytest.raises(TypeError):
-        module.Scan(engine, bits, ("http",), (True,), False, *CJK, {"com"}, True, "")  # (a set, not frozen)
-    with pytest.raises(ValueError, match="never ':'"):
-        module.Scan(engine, bits, ("http",), (True,), False, *CJK, rest[0], True, "a:")
+        module.Scan(engine, bits, ("http",), (True,), False, *CJK, {"com"}, *rest[1:])  # (a set, not frozen)
+    with pytest.raises(ValueError, match="never a colon"):
+        module.Scan(engine, bits, ("http",), (True,), False, *CJK, rest[0], True, "a:", *rest[3:])
+    # The characters come from Python (issue 24): classes by name, ASCII only
+    with pytest.raises(ValueError, match="beyond SCAN_CLASSES"):
+        module.Scan(engine, bits, ("http",), (True,), False, *CJK, *rest[:3], (1 << 20,) * 128, LABEL_SEPARATORS)
+    with pytest.raises(ValueError, match="BMP"):
+        module.Scan(engine, bits, ("http",), (True,), False, *CJK, *rest[:4], ".\U0001f600")
+    with pytest.raises(ValueError, match="not the C scan's"):
+        _kernels._class_table({"scheme": "a"}, module.SCAN_CLASSES)
+    with pytest.raises(ValueError, match="ASCII characters only"):
+        _kernels._class_table({**dict(_SCAN_CLASSES), "at": "@\uff20"}, module.SCAN_CLASSES)
+    # Another "@" given, another scan: the fullwidth one is not given, and "@" is what it reads
+    other = dict(_SCAN_CLASSES) | {"at": "%"}
+    scan2 = module.Scan(
+        engine,
+        bits,
+        ("http",),
+        (True,),
+        False,
+        *CJK,
+        *rest[:3],
+        _kernels._class_table(other, module.SCAN_CLASSES),
+        LABEL_SEPARATORS,
+    )
+    assert scan2.skip("a%a.zz b", 0, 0) == (8, 0, 8) and scan2.skip("a@a.zz", 0, 0)[0] == 6
 
 
 def test_no_c_scan_with_the_python_kernels() -> None:
     was_python = not _kernels.accelerated()
     try:
         _kernels.use_python(True)
-        scan = _kernels.candidate_scan(link_properties(), ("http",), (True,), False, _CJK_RANGES, frozenset(), True)
-        assert scan is None
+        args = (_CJK_RANGES, frozenset(), True, _SCAN_CLASSES, LABEL_SEPARATORS)
+        assert _kernels.candidate_scan(link_properties(), ("http",), (True,), False, *args) is None
     finally:
         _kernels.use_python(was_python)
 

@@ -2,16 +2,15 @@
  * uts58.hosts.DomainRules._validate decides for a name of two labels or
  * more, with the data it decides from given at construction: the TLD set,
  * the compiled public-suffix rules (uts58.hosts.PublicSuffixes), the label
- * pattern's fullmatch, and ada's C API (an Ada of uts58.whatwg, the one
- * caller of ada-url).  The Python method is the reference; this type makes
- * no decision of its own, and returns False wherever it would need one the
+ * pattern's fullmatch, ada's C API (an Ada of uts58.whatwg, the one
+ * caller of ada-url), the label separators, the characters of a plain
+ * ASCII label and the RFC 1035 lengths: no character of its own but the
+ * "." of the A-label forms ada writes (the first separator given).  The
+ * Python method is the reference; this type makes no decision of its own, and returns False wherever it would need one the
  * Python steps make (a name of one label, an ada answer it cannot split):
  * the caller goes on in Python then.  tests/test_host_kernel.py compares
  * the two on every conformance host, the bench corpora and generated names. */
 #include "kernels.h"
-
-#define MAX_DOMAIN 253  /* octets of the A-label form (RFC 1035) */
-#define MAX_LABEL 63
 
 typedef struct {
     PyObject_HEAD
@@ -22,19 +21,19 @@ typedef struct {
     PyObject *flat;
     int accept_unknown;
     PyObject *label_fullmatch;  /* DomainRules.label.fullmatch */
+    Py_UCS4 separators[8];      /* hosts.LABEL_SEPARATORS */
+    int nseparators;
+    unsigned char plain[128];   /* the characters of a plain ASCII label (D92) */
+    Py_ssize_t max_label, max_domain;  /* octets of an A-label, of a name (RFC 1035) */
 } Hosts;
 
-/* uts58.hosts.LABEL_SEPARATORS (UTS #46 §2.3: the full stops it maps to "."). */
 static inline int
-is_separator(Py_UCS4 c)
+is_separator(const Hosts *self, Py_UCS4 c)
 {
-    return c == '.' || c == 0x3002 || c == 0xFF0E || c == 0xFF61;
-}
-
-static inline int
-ascii_ldh(Py_UCS4 c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+    for (int k = 0; k < self->nseparators; k++)
+        if (c == self->separators[k])
+            return 1;
+    return 0;
 }
 
 /* Whether the ASCII str `s` has "xn--" at `i` (in any case with `fold`). */
@@ -49,12 +48,12 @@ xn_at(const Py_UCS1 *s, Py_ssize_t n, Py_ssize_t i, int fold)
  * longer than MAX_LABEL or empty (a label UTS #46 mapped away, "\u00ad.de":
  * no registrable domain has one). */
 static Py_ssize_t
-ascii_labels(const Py_UCS1 *s, Py_ssize_t n)
+ascii_labels(const Hosts *self, const Py_UCS1 *s, Py_ssize_t n)
 {
     Py_ssize_t count = 1, start = 0;
     for (Py_ssize_t i = 0; i <= n; i++) {
         if (i == n || s[i] == '.') {
-            if (i == start || i - start > MAX_LABEL)
+            if (i == start || i - start > self->max_label)
                 return 0;
             if (i < n)
                 count++;
@@ -249,24 +248,24 @@ Hosts_validate(Hosts *self, PyObject *const *args, Py_ssize_t nargs)
     if (any_tld < 0 || single_label < 0)
         return NULL;
     Py_ssize_t n = PyUnicode_GET_LENGTH(name);
-    if (n > 4 * MAX_DOMAIN)
+    if (n > 4 * self->max_domain)
         Py_RETURN_NONE;  /* (mapping never shortens a label; NFC joins at most three) */
     int kind = PyUnicode_KIND(name);
     const void *data = PyUnicode_DATA(name);
     Py_ssize_t nlabels = 1, start = 0;
     int plain = 1, dots_only = 1, bad = 0;
     for (Py_ssize_t i = 0; i <= n; i++) {
-        Py_UCS4 c = i < n ? PyUnicode_READ(kind, data, i) : '.';
-        if (i == n || is_separator(c)) {
+        Py_UCS4 c = i < n ? PyUnicode_READ(kind, data, i) : self->separators[0];
+        if (i == n || is_separator(self, c)) {
             if (i == start || PyUnicode_READ(kind, data, start) == '-' || PyUnicode_READ(kind, data, i - 1) == '-')
                 bad = 1;  /* (an empty label, or one that starts or ends with "-") */
             if (i < n) {
                 nlabels++;
-                dots_only &= c == '.';
+                dots_only &= c == self->separators[0];
             }
             start = i + 1;
         }
-        else if (!ascii_ldh(c))
+        else if (c >= 0x80 || !self->plain[c])
             plain = 0;
     }
     if (nlabels < 2)
@@ -282,7 +281,7 @@ Hosts_validate(Hosts *self, PyObject *const *args, Py_ssize_t nargs)
         for (Py_ssize_t i = 0; i < n && !xn; i++)
             xn = xn_at(s, n, i, 1);
         if (!xn) {
-            if (n > MAX_DOMAIN || ascii_labels(s, n) == 0)
+            if (n > self->max_domain || ascii_labels(self, s, n) == 0)
                 Py_RETURN_NONE;
             ascii = PyUnicode_New(n, 127);
             if (ascii == NULL)
@@ -304,7 +303,7 @@ Hosts_validate(Hosts *self, PyObject *const *args, Py_ssize_t nargs)
             void *jdata = PyUnicode_DATA(joined);
             for (Py_ssize_t i = 0; i < n; i++) {
                 Py_UCS4 c = PyUnicode_READ(kind, data, i);
-                PyUnicode_WRITE(jkind, jdata, i, is_separator(c) ? '.' : c);
+                PyUnicode_WRITE(jkind, jdata, i, is_separator(self, c) ? '.' : c);
             }
         }
         ascii = u58_ada_domain(self->ada, joined);
@@ -313,7 +312,7 @@ Hosts_validate(Hosts *self, PyObject *const *args, Py_ssize_t nargs)
             return ascii;
         const Py_UCS1 *a = PyUnicode_1BYTE_DATA(ascii);
         Py_ssize_t an = PyUnicode_GET_LENGTH(ascii);
-        if (an > MAX_DOMAIN || ascii_labels(a, an) != nlabels) {
+        if (an > self->max_domain || ascii_labels(self, a, an) != nlabels) {
             Py_DECREF(ascii);
             Py_RETURN_NONE;
         }
@@ -349,27 +348,50 @@ Hosts_validate(Hosts *self, PyObject *const *args, Py_ssize_t nargs)
     return pair;
 }
 
-/* Hosts(ada, tlds, rules, nodes, flat, accept_unknown, label_fullmatch) */
+/* Hosts(ada, tlds, rules, nodes, flat, accept_unknown, label_fullmatch,
+ * separators, plain, max_label, max_domain) */
 static PyObject *
 Hosts_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *ada, *tlds, *rules, *nodes, *flat, *fullmatch;
+    PyObject *ada, *tlds, *rules, *nodes, *flat, *fullmatch, *separators, *plain;
     int accept_unknown;
+    Py_ssize_t max_label, max_domain;
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
         PyErr_SetString(PyExc_TypeError, "Hosts() takes positional arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!pO:Hosts", &u58_AdaType, &ada, &PyFrozenSet_Type, &tlds,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!pOUUnn:Hosts", &u58_AdaType, &ada, &PyFrozenSet_Type, &tlds,
                           &PyFrozenSet_Type, &rules, &PyFrozenSet_Type, &nodes, &PyFrozenSet_Type, &flat,
-                          &accept_unknown, &fullmatch))
+                          &accept_unknown, &fullmatch, &separators, &plain, &max_label, &max_domain))
         return NULL;
     if (!PyCallable_Check(fullmatch)) {
         PyErr_SetString(PyExc_TypeError, "Hosts(): label_fullmatch must be callable");
         return NULL;
     }
+    Py_ssize_t nseparators = PyUnicode_GET_LENGTH(separators);
+    if (nseparators < 1 || nseparators > 8 || PyUnicode_READ_CHAR(separators, 0) != '.' || max_label < 1 ||
+        max_domain < max_label) {
+        /* (the first separator is the "." of A-label forms, which ada writes) */
+        PyErr_SetString(PyExc_ValueError, "Hosts(): 1-8 separators, '.' first; 0 < max_label <= max_domain");
+        return NULL;
+    }
     Hosts *self = (Hosts *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
+    self->nseparators = (int)nseparators;
+    for (Py_ssize_t k = 0; k < nseparators; k++)
+        self->separators[k] = PyUnicode_READ_CHAR(separators, k);
+    for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(plain); k++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(plain, k);
+        if (c >= 0x80 || is_separator(self, c)) {
+            Py_DECREF(self);
+            PyErr_SetString(PyExc_ValueError, "Hosts(): plain label characters are ASCII and no separator");
+            return NULL;
+        }
+        self->plain[c] = 1;
+    }
+    self->max_label = max_label;
+    self->max_domain = max_domain;
     self->ada = Py_NewRef(ada);
     self->tlds = Py_NewRef(tlds);
     self->rules = Py_NewRef(rules);

@@ -223,6 +223,7 @@ extern PyTypeObject u58_AdaType;
 extern PyTypeObject u58_ScanType;
 extern PyTypeObject u58_SlotMakerType;
 extern PyTypeObject u58_HostsType;
+PyObject *u58_scan_classes(void);  /* scan.c: the names of Scan()'s classes */
 
 /* ada.c, for hosts.c */
 PyObject *u58_ada_domain(PyObject *ada, PyObject *name);

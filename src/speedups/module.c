@@ -250,5 +250,12 @@ PyInit__speedups(void)
         Py_DECREF(m);
         return NULL;
     }
+    PyObject *classes = u58_scan_classes();
+    int added = classes == NULL ? -1 : PyModule_AddObjectRef(m, "SCAN_CLASSES", classes);
+    Py_XDECREF(classes);
+    if (added < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }

@@ -3,7 +3,7 @@
  * the Python scanner being the reference (tests/test_scan.py compares them).
  *
  * Scan(engine, label, schemes, special, named, cjk_first, cjk_last, tlds, quick,
- * email) holds,
+ * email, classes, separators) holds,
  * for one finder:
  *   engine   the Engine whose §3.5.1 ends a token passed over;
  *   label    bytes of 8192: bit c set for each BMP label character (the
@@ -18,7 +18,12 @@
  *   tlds     the finder's TLD set (lower-case A-labels);
  *   quick    whether D91's quick rejection of runs applies (the finder's
  *            _quick_tlds is that set, not None);
- *   email    the ASCII characters of Link_Email (LinkProperties.ascii_email).
+ *   email    the ASCII characters of Link_Email (LinkProperties.ascii_email);
+ *   classes  for each ASCII character, the bits of the classes it is in, in
+ *            the order of SCAN_CLASSES (detection._SCAN_CLASSES: scheme
+ *            characters, userinfo ends, "@", ":", ...);
+ *   separators  hosts.LABEL_SEPARATORS: the ASCII ones split labels, the
+ *            others are the ideographic full stops of D22.
  *
  * skip(text, pos, floor) -> (pos, floor, at): pos is where the Python scan
  * would search for its next candidate.  From there the skip passes over
@@ -63,26 +68,43 @@ typedef struct {
     PyObject *tlds;
     int quick;
     unsigned char email[128];
+    unsigned char separator[0x10000 / 8];  /* hosts.LABEL_SEPARATORS (all in the BMP) */
+    uint32_t ascii[128];                    /* the classes of each ASCII character */
 } Scan;
 
-#define IS_SEP(c) ((c) == '.' || (c) == 0x3002 || (c) == 0xFF0E || (c) == 0xFF61)
-#define IS_LABEL(s, c) ((c) <= 0xFFFF && ((s)->label[(c) >> 3] >> ((c) & 7) & 1))
+/* The classes of ASCII characters the scan decides with, given by Python
+ * (detection._SCAN_CLASSES, by these names: the module's SCAN_CLASSES) as
+ * the kernels are given their tables: no character here is a constant. */
+static const char *const scan_classes[] = {
+    "scheme",            /* detection._SCHEME_CHARS */
+    "before_scheme",     /* detection._BEFORE_SCHEME: glues a scheme to the word before */
+    "userinfo_end",      /* detection._USERINFO_ENDS (and white space) */
+    "path_start",        /* hosts._PATH_START: what ends a host, and userinfo's lookahead */
+    "ip_open",           /* what opens an IPv6 literal after "://" */
+    "message_id_close",  /* what closes <local@domain> (D55) */
+    "at",                /* the "@" of an address or of userinfo */
+    "colon",             /* the ":" of "scheme:", "://", a password, a port */
+    "slash",             /* the "//" of "://" */
+};
+#define NCLASSES ((int)(sizeof scan_classes / sizeof scan_classes[0]))
+enum { SCHEME = 1, BEFORE_SCHEME = 2, USERINFO_END = 4, PATH_START = 8, IP_OPEN = 16, MESSAGE_ID_CLOSE = 32,
+       AT = 64, COLON = 128, SLASH = 256 };
 
-/* detection._SCHEME_CHAR, detection._BEFORE_SCHEME (the same less '.') */
-static inline int
-scheme_char(Py_UCS4 c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' || c == '-' ||
-           c == '.';
-}
+#define IS_SEP(s, c) ((c) <= 0xFFFF && ((s)->separator[(c) >> 3] >> ((c) & 7) & 1))
+#define IS_LABEL(s, c) ((c) <= 0xFFFF && ((s)->label[(c) >> 3] >> ((c) & 7) & 1))
+#define HAS(s, c, class) ((c) < 0x80 && ((s)->ascii[c] & (class)))
+/* An ASCII separator (".", which labels split at), and the others: the
+ * ideographic full stops of D22 (detection._IDEOGRAPHIC_STOPS). */
+#define IS_DOT(s, c) ((c) < 0x80 && IS_SEP(s, c))
+#define IS_STOP(s, c) ((c) >= 0x80 && IS_SEP(s, c))
 
 /* c may end a name that "(?i:name)" matches: a scheme character, or any
  * non-ASCII one (case-insensitive matching takes U+212A for 'k', U+017F
  * for 's'). */
 static inline int
-may_end_name(Py_UCS4 c)
+may_end_name(const Scan *s, Py_UCS4 c)
 {
-    return c >= 0x80 || scheme_char(c);
+    return c >= 0x80 || HAS(s, c, SCHEME);
 }
 
 /* c lowercased, for an ASCII c; 0 for any other (a scheme is ASCII: the
@@ -110,15 +132,15 @@ after_scheme(const Scan *s, int kind, const void *data, Py_ssize_t n, Py_ssize_t
         if (!IS_LABEL(s, c))
             break;
     }
-    if (k < n && (IS_SEP(c) || c > 0xFFFF))
+    if (k < n && (IS_SEP(s, c) || c > 0xFFFF))
         return 1;
-    if (h < n && PyUnicode_READ(kind, data, h) == '[')
+    if (h < n && HAS(s, PyUnicode_READ(kind, data, h), IP_OPEN))
         return 1;
     for (k = h; k < n; k++) {
         c = PyUnicode_READ(kind, data, k);
-        if (c == '@')
+        if (HAS(s, c, AT))
             return 1;
-        if (c == '/' || c == '?' || c == '#' || Py_UNICODE_ISSPACE(c))
+        if (HAS(s, c, PATH_START) || Py_UNICODE_ISSPACE(c))
             return 0;
     }
     return 0;
@@ -141,7 +163,7 @@ scheme_at(const Scan *s, int kind, const void *data, Py_ssize_t at, Py_ssize_t f
             continue;
         if (start > 0) {
             Py_UCS4 before = PyUnicode_READ(kind, data, start - 1);
-            if (before != '.' && scheme_char(before))
+            if (HAS(s, before, BEFORE_SCHEME))
                 continue;
         }
         return k;
@@ -153,16 +175,16 @@ scheme_at(const Scan *s, int kind, const void *data, Py_ssize_t at, Py_ssize_t f
  * linked (D20: after a special scheme, with a password, or empty): 1; no
  * such userinfo, or a user name only (the host decides): 0. */
 static int
-refused_userinfo(int kind, const void *data, Py_ssize_t n, Py_ssize_t h, int special)
+refused_userinfo(const Scan *s, int kind, const void *data, Py_ssize_t n, Py_ssize_t h, int special)
 {
     int colon = 0;
     for (Py_ssize_t k = h; k < n; k++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, k);
-        if (c == '@')
+        if (HAS(s, c, AT))
             return special || colon || k == h;
-        if (c == '/' || c == '?' || c == '#' || c == '\\' || c == '[' || c == ']' || Py_UNICODE_ISSPACE(c))
+        if (HAS(s, c, USERINFO_END) || Py_UNICODE_ISSPACE(c))
             return 0;
-        colon |= c == ':';
+        colon |= HAS(s, c, COLON);
     }
     return 0;
 }
@@ -172,7 +194,7 @@ refused_userinfo(int kind, const void *data, Py_ssize_t n, Py_ssize_t h, int spe
 static inline int
 starts_before(const Scan *self, Py_UCS4 next)
 {
-    return IS_LABEL(self, next) || next > 0xFFFF || next == '@' || next == ':' || IS_SEP(next);
+    return IS_LABEL(self, next) || next > 0xFFFF || HAS(self, next, AT | COLON) || IS_SEP(self, next);
 }
 
 /* The arguments (text, a, b) of a method that takes a str and two offsets
@@ -217,15 +239,15 @@ is_tld(const Scan *self, int kind, const void *data, Py_ssize_t a, Py_ssize_t b)
 }
 
 /* The end of the run of host characters from i (run_end), when it holds
- * only BMP label characters and "." (else -1: Python decides). */
+ * only BMP label characters and "." (IS_DOT; else -1: Python decides). */
 static Py_ssize_t
 plain_run_end(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
 {
     for (; i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c == '.' || IS_LABEL(self, c))
+        if (IS_DOT(self, c) || IS_LABEL(self, c))
             continue;
-        if (IS_SEP(c) || c > 0xFFFF)
+        if (IS_STOP(self, c) || c > 0xFFFF)
             return -1;  /* (an ideographic full stop, D22; a supplementary character) */
         break;
     }
@@ -237,10 +259,10 @@ plain_run_end(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssi
 static int
 ends_without_tld(const Scan *self, int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
 {
-    while (e > s && PyUnicode_READ(kind, data, e - 1) == '.')
+    while (e > s && IS_DOT(self, PyUnicode_READ(kind, data, e - 1)))
         e--;
     Py_ssize_t k = e;
-    while (k > s && PyUnicode_READ(kind, data, k - 1) != '.')
+    while (k > s && !IS_DOT(self, PyUnicode_READ(kind, data, k - 1)))
         k--;
     int r = is_tld(self, kind, data, k, e);
     return r < 0 ? -1 : r == 0;
@@ -255,10 +277,10 @@ passed_email(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssiz
     Py_ssize_t k = at + 1;
     while (k < n && IS_LABEL(self, PyUnicode_READ(kind, data, k)))
         k++;
-    if (k == n || PyUnicode_READ(kind, data, k) != '.')
+    if (k == n || !IS_DOT(self, PyUnicode_READ(kind, data, k)))
         return 0;  /* (another alternative of the pattern, or a separator that may cut clauses) */
     Py_ssize_t e = plain_run_end(self, kind, data, n, at + 1);
-    if (e < 0 || (e < n && PyUnicode_READ(kind, data, e) == '>'))
+    if (e < 0 || (e < n && HAS(self, PyUnicode_READ(kind, data, e), MESSAGE_ID_CLOSE)))
         return 0;  /* (">": maybe a Message-ID, D55) */
     /* "scheme:" right before the local-part makes it a URI's userinfo (D53):
      * the run of ASCII Link_Email characters before "@" must not follow ":"
@@ -272,7 +294,7 @@ passed_email(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssiz
     }
     if (b > 0) {
         Py_UCS4 c = PyUnicode_READ(kind, data, b - 1);
-        if (c == ':' || c >= 0x80)
+        if (HAS(self, c, COLON) || c >= 0x80)
             return 0;
     }
     int r = ends_without_tld(self, kind, data, at + 1, e);
@@ -285,17 +307,17 @@ passed_email(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssiz
 static Py_ssize_t
 passed_run(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssize_t i, Py_ssize_t lo)
 {
-    if (PyUnicode_READ(kind, data, i) != '.')
+    if (!IS_DOT(self, PyUnicode_READ(kind, data, i)))
         return 0;
     Py_ssize_t e = plain_run_end(self, kind, data, n, i + 1);
     if (e < 0)
         return 0;
-    if (e < n && PyUnicode_READ(kind, data, e) == '@')
+    if (e < n && HAS(self, PyUnicode_READ(kind, data, e), AT))
         return e;  /* (a local-part: the "@" decides) */
     if (!self->quick)
         return 0;
     for (Py_ssize_t k = lo; k < i; k++)
-        if (IS_SEP(PyUnicode_READ(kind, data, k)) && PyUnicode_READ(kind, data, k) != '.')
+        if (IS_STOP(self, PyUnicode_READ(kind, data, k)))
             return 0;  /* (an ideographic full stop may cut the run into clauses, D22) */
     int r = ends_without_tld(self, kind, data, i, e);
     if (r != 0)
@@ -306,7 +328,7 @@ passed_run(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssize_
     Py_ssize_t a = i, longest = 0, label = 0;
     while (a > lo) {
         Py_UCS4 c = PyUnicode_READ(kind, data, a - 1);
-        if (c != '.' && !IS_LABEL(self, c))
+        if (!IS_DOT(self, c) && !IS_LABEL(self, c))
             break;
         a--;
     }
@@ -314,7 +336,7 @@ passed_run(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssize_
         Py_UCS4 c = PyUnicode_READ(kind, data, k);
         if (c >= 0x80)
             return 0;
-        label = c == '.' ? 0 : label + 1;
+        label = IS_DOT(self, c) ? 0 : label + 1;
         if (label > longest)
             longest = label;
     }
@@ -338,19 +360,19 @@ Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t i = pos, resumed = pos;  /* where the last pass-over ended */
     while (i < n) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c != ':' && c != '@' && !IS_SEP(c)) {
+        if (!HAS(self, c, AT | COLON) && !IS_SEP(self, c)) {
             i++;
             continue;
         }
         Py_UCS4 next = i + 1 < n ? PyUnicode_READ(kind, data, i + 1) : 0;
-        if (c != ':') {
+        if (!HAS(self, c, COLON)) {
             if (!starts_before(self, next)) {
                 i++;
                 continue;
             }
             if (!IS_LABEL(self, next) || self->named)
                 break;  /* (named: a "name:" may start anywhere before it; Python's) */
-            Py_ssize_t to = c == '@' ? passed_email(self, kind, data, n, i)
+            Py_ssize_t to = HAS(self, c, AT) ? passed_email(self, kind, data, n, i)
                                      : passed_run(self, kind, data, n, i, resumed > floor ? resumed : floor);
             if (to < 0)
                 return NULL;
@@ -359,10 +381,10 @@ Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
             i = resumed = to;  /* (refused at its first look, as Python would) */
             continue;
         }
-        if (next != '/' || i + 2 >= n || PyUnicode_READ(kind, data, i + 2) != '/') {
-            if (self->named && i > 0 && may_end_name(PyUnicode_READ(kind, data, i - 1)))
+        if (!HAS(self, next, SLASH) || i + 2 >= n || !HAS(self, PyUnicode_READ(kind, data, i + 2), SLASH)) {
+            if (self->named && i > 0 && may_end_name(self, PyUnicode_READ(kind, data, i - 1)))
                 break;  /* "tel:", "localhost:8080" may end here: Python's */
-            if (next == '@' || next == ':' || IS_SEP(next))
+            if (HAS(self, next, AT | COLON) || IS_SEP(self, next))
                 break;  /* ":.", ":@", "::": the pattern's runs, Python's */
             i++;
             continue;  /* no alternative starts at this ":" */
@@ -370,22 +392,22 @@ Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
         const Py_ssize_t at = i, h = i + 3;
         if (!after_scheme(self, kind, data, n, h))
             break;
-        if (at == 0 || !scheme_char(PyUnicode_READ(kind, data, at - 1))) {
+        if (at == 0 || !HAS(self, PyUnicode_READ(kind, data, at - 1), SCHEME)) {
             i = resumed = h;  /* "://" after no scheme */
             continue;
         }
         Py_ssize_t k = scheme_at(self, kind, data, at, floor);
         if (k >= 0) {
-            if (h < n && PyUnicode_READ(kind, data, h) == '[')
+            if (h < n && HAS(self, PyUnicode_READ(kind, data, h), IP_OPEN))
                 break;  /* an IPv6 literal: Python's */
-            if (!refused_userinfo(kind, data, n, h, self->special[k]))
+            if (!refused_userinfo(self, kind, data, n, h, self->special[k]))
                 break;  /* a host to look up: Python's */
         }
         /* D53, D20: passed over whole, to where §3.5.1 ends it read as a path */
         Py_ssize_t end = h;
         if (h < n) {
             Py_UCS4 first = PyUnicode_READ(kind, data, h);
-            end = u58_find_link_end(self->engine, text, h, first != '/' && first != '?' && first != '#');
+            end = u58_find_link_end(self->engine, text, h, !HAS(self, first, PATH_START));
         }
         if (end > floor)
             floor = end;
@@ -448,7 +470,7 @@ Scan_clauses(Scan *self, PyObject *const *args, Py_ssize_t nargs)
     int before_ascii = 0, before_cjk = 0, before_empty = 1, ascii = 1, cjk = 0;
     for (Py_ssize_t i = s; i <= e; i++) {
         Py_UCS4 c = i < e ? PyUnicode_READ(kind, data, i) : 0;
-        if (i < e && !IS_SEP(c)) {
+        if (i < e && !IS_SEP(self, c)) {
             ascii &= c < 0x80;
             cjk |= c >= 0x1100 && is_cjk(self, c);
             continue;
@@ -459,7 +481,7 @@ Scan_clauses(Scan *self, PyObject *const *args, Py_ssize_t nargs)
                 goto fail;
             start = stop + 1;
         }
-        stop = i < e && c != '.' ? i : -1;  /* (the separators less "." are the ideographic stops) */
+        stop = i < e && IS_STOP(self, c) ? i : -1;
         before_ascii = ascii, before_cjk = cjk, before_empty = empty;
         label = i + 1, ascii = 1, cjk = 0;
     }
@@ -489,15 +511,15 @@ Scan_dealloc(Scan *self)
 static PyObject *
 Scan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *engine, *label, *schemes, *special, *cjk_first, *cjk_last, *tlds, *email;
+    PyObject *engine, *label, *schemes, *special, *cjk_first, *cjk_last, *tlds, *email, *classes, *separators;
     int named, quick;
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
         PyErr_SetString(PyExc_TypeError, "Scan() takes positional arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!SO!O!pO!O!O!pU:Scan", &u58_EngineType, &engine, &label, &PyTuple_Type, &schemes,
-                          &PyTuple_Type, &special, &named, &PyTuple_Type, &cjk_first, &PyTuple_Type, &cjk_last,
-                          &PyFrozenSet_Type, &tlds, &quick, &email))
+    if (!PyArg_ParseTuple(args, "O!SO!O!pO!O!O!pUO!U:Scan", &u58_EngineType, &engine, &label, &PyTuple_Type,
+                          &schemes, &PyTuple_Type, &special, &named, &PyTuple_Type, &cjk_first, &PyTuple_Type,
+                          &cjk_last, &PyFrozenSet_Type, &tlds, &quick, &email, &PyTuple_Type, &classes, &separators))
         return NULL;
     Py_ssize_t count = PyTuple_GET_SIZE(schemes);
     if (PyBytes_GET_SIZE(label) != 0x10000 / 8 || PyTuple_GET_SIZE(special) != count) {
@@ -511,10 +533,29 @@ Scan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->named = named;
     self->tlds = Py_NewRef(tlds);
     self->quick = quick;
+    uint32_t *table = u58_u32_array(classes, 128);
+    if (table == NULL)
+        goto fail;
+    memcpy(self->ascii, table, sizeof self->ascii);
+    PyMem_Free(table);
+    for (int c = 0; c < 128; c++)
+        if (self->ascii[c] >> NCLASSES) {
+            PyErr_SetString(PyExc_ValueError, "Scan(): a class bit beyond SCAN_CLASSES");
+            goto fail;
+        }
+    for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(separators); k++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(separators, k);
+        if (c > 0xFFFF || c == 0) {
+            PyErr_SetString(PyExc_ValueError, "Scan(): separators are BMP characters");
+            goto fail;
+        }
+        self->separator[c >> 3] |= (unsigned char)(1 << (c & 7));
+    }
     for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(email); k++) {
         Py_UCS4 c = PyUnicode_READ_CHAR(email, k);
-        if (c >= 0x80 || c == ':') {
-            PyErr_SetString(PyExc_ValueError, "Scan(): email holds ASCII Link_Email characters, never ':'");
+        if (c >= 0x80 || HAS(self, c, COLON)) {
+            /* (passed_email walks back over them to see the ":" of a scheme) */
+            PyErr_SetString(PyExc_ValueError, "Scan(): email holds ASCII Link_Email characters, never a colon");
             goto fail;
         }
         self->email[c] = 1;
@@ -531,7 +572,7 @@ Scan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     memcpy(self->label, PyBytes_AS_STRING(label), sizeof self->label);
     for (Py_UCS4 c = 0; c < 0x10000; c++)
-        if (IS_SEP(c) && IS_LABEL(self, c)) {
+        if (IS_SEP(self, c) && IS_LABEL(self, c)) {
             PyErr_SetString(PyExc_ValueError, "Scan(): a separator is no label character");
             goto fail;
         }
@@ -552,7 +593,7 @@ Scan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             goto fail;
         }
         for (Py_ssize_t j = 0; j < len; j++)
-            if ((chars[j] >= 'A' && chars[j] <= 'Z') || !scheme_char((Py_UCS4)chars[j])) {
+            if ((chars[j] >= 'A' && chars[j] <= 'Z') || !HAS(self, (Py_UCS4)(unsigned char)chars[j], SCHEME)) {
                 PyErr_SetString(PyExc_ValueError, "Scan(): schemes are lowercase scheme characters");
                 goto fail;
             }
@@ -597,3 +638,21 @@ PyTypeObject u58_ScanType = {
     .tp_methods = Scan_methods,
     .tp_new = Scan_new,
 };
+
+/* The names of the classes Scan() takes, in the order of their bits. */
+PyObject *
+u58_scan_classes(void)
+{
+    PyObject *names = PyTuple_New(NCLASSES);
+    if (names == NULL)
+        return NULL;
+    for (int k = 0; k < NCLASSES; k++) {
+        PyObject *name = PyUnicode_FromString(scan_classes[k]);
+        if (name == NULL) {
+            Py_DECREF(names);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(names, k, name);
+    }
+    return names;
+}

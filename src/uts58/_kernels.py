@@ -157,6 +157,8 @@ def candidate_scan(
     cjk: tuple[tuple[int, int], ...],
     tlds: frozenset[str],
     quick: bool,
+    classes: tuple[tuple[str, str], ...],
+    separators: str,
 ) -> Scan | None:
     """The C parts of :class:`uts58.detection._Scanner` for one finder, or
     None where the Python kernels are in use: then the scanner alone, the
@@ -167,11 +169,14 @@ def candidate_scan(
     runs of host characters that the scanner refuses at their first look
     (D106): ``tlds`` the finder's TLDs, ``quick`` whether D91's quick
     rejection of runs applies.  ``clauses`` is D22, ``cjk`` the ranges of
-    its CJK characters."""
+    its CJK characters.  ``classes`` names the ASCII characters it decides
+    with (``(name, characters)`` for each name of the module's
+    ``SCAN_CLASSES``), ``separators`` the label separators: the C code has
+    no character of its own (issue 24)."""
     module = _active[0]
     if module is None:
         return None
-    return _candidate_scan(props, schemes, special, named, cjk, tlds, quick, module)
+    return _candidate_scan(props, schemes, special, named, cjk, tlds, quick, classes, separators, module)
 
 
 @lru_cache(maxsize=64)
@@ -183,15 +188,43 @@ def _candidate_scan(
     cjk: tuple[tuple[int, int], ...],
     tlds: frozenset[str],
     quick: bool,
+    classes: tuple[tuple[str, str], ...],
+    separators: str,
     module: ModuleType,
 ) -> Scan:
     firsts = tuple(first for first, _ in cjk)
     lasts = tuple(last for _, last in cjk)
     label = _bmp_label_bits(props)
+    table = _class_table(dict(classes), module.SCAN_CLASSES)
     scan: Scan = module.Scan(
-        _engine(props, module), label, schemes, special, named, firsts, lasts, tlds, quick, props.ascii_email
+        _engine(props, module),
+        label,
+        schemes,
+        special,
+        named,
+        firsts,
+        lasts,
+        tlds,
+        quick,
+        props.ascii_email,
+        table,
+        separators,
     )
     return scan
+
+
+def _class_table(classes: dict[str, str], names: tuple[str, ...]) -> tuple[int, ...]:
+    """For each ASCII character, the bits of the classes it is in, bit k for
+    ``names[k]`` (the order the C scan reads them in)."""
+    if set(classes) != set(names):
+        raise ValueError(f"Scan classes {sorted(classes)} are not the C scan's {sorted(names)}")
+    table = [0] * 128
+    for bit, name in enumerate(names):
+        for ch in classes[name]:
+            if ord(ch) >= 128:
+                raise ValueError(f"Scan class {name!r} holds {ch!r}: ASCII characters only")
+            table[ord(ch)] |= 1 << bit
+    return tuple(table)
 
 
 def slot_maker(cls: type, names: tuple[str, ...]) -> Callable[..., Any] | None:

@@ -44,6 +44,7 @@ from .hosts import (
     HOST_CACHE_NAME_LIMIT,
     HOST_CACHE_SIZE,
     LABEL_SEPARATORS,
+    PATH_START,
     DomainRules,
     HostPatterns,
     default_tlds,
@@ -101,7 +102,7 @@ _BEFORE_SCHEME = _SCHEME_CHAR - {"."}
 _GLUED_BEFORE = frozenset("/\\@:=%$&#+~")
 # ... nor run on into ("user.name=x"): the name goes on.
 _GLUED_AFTER = frozenset("\\=$%")
-_IDEOGRAPHIC_STOPS = "\u3002\uff61\uff0e"
+_IDEOGRAPHIC_STOPS = "\u3002\uff61\uff0e"  # (the label separators beyond ASCII: the C scan's view of them)
 _IDEOGRAPHIC_STOP = re.compile("[" + _IDEOGRAPHIC_STOPS + "]")
 _CJK_RANGES = (
     *((0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3040, 0x30FF), (0x3100, 0x318F), (0x31A0, 0x31FF)),
@@ -112,6 +113,22 @@ _CJK = re.compile(char_class(list(_CJK_RANGES)))
 # D102: ideographic and fullwidth clause and sentence punctuation before a CJK character.
 _CJK_CLAUSE_END = re.compile("[\u3001\u3002\uff0c\uff01\uff1f\uff1b\uff1a](?=" + char_class(list(_CJK_RANGES)) + ")")
 _CJK_RUN_END = re.compile(char_class(list(_CJK_RANGES)) + "+(?=[\\x21-\\x7e]+\\Z)")
+# The characters the C scan decides with (_kernels.candidate_scan), by the
+# names of its classes: the sets above, given as the kernels are given
+# their tables, so that C has no character of its own (issue 24).
+_SCAN_CLASSES = (
+    ("scheme", _SCHEME_CHARS),
+    ("before_scheme", "".join(sorted(_BEFORE_SCHEME))),
+    ("userinfo_end", "".join(sorted(_USERINFO_ENDS))),
+    ("path_start", PATH_START),
+    ("ip_open", "["),  # (an IPv6 literal after "://": ip_host)
+    ("message_id_close", ">"),  # (D55: _message_id)
+    ("at", "@"),
+    ("colon", ":"),
+    ("slash", "/"),
+)
+# (and the label separators: the ASCII one splits labels, the others are D22's stops)
+assert set(LABEL_SEPARATORS) - set(_IDEOGRAPHIC_STOPS) == {"."} and set(_IDEOGRAPHIC_STOPS) < set(LABEL_SEPARATORS)
 
 
 def _after_cjk(text: str, start: int, at: int) -> int:
@@ -304,7 +321,16 @@ class Finder:
         _patterns: HostPatterns
         _candidate: re.Pattern[str]
         _scheme_lengths: tuple[int, ...]
-        _scan_args: tuple[tuple[str, ...], tuple[bool, ...], bool, tuple[tuple[int, int], ...], frozenset[str], bool]
+        _scan_args: tuple[
+            tuple[str, ...],
+            tuple[bool, ...],
+            bool,
+            tuple[tuple[int, int], ...],
+            frozenset[str],
+            bool,
+            tuple[tuple[str, str], ...],
+            str,
+        ]
         _quick_tlds: frozenset[str] | None
         _hosts: Callable[[str, str, HostKind], Host]
         _schemed_hosts: Callable[[str], tuple[int, Host] | None]
@@ -486,6 +512,8 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
             _CJK_RANGES,
             tlds,
             not finder.bare_ipv4,
+            _SCAN_CLASSES,
+            LABEL_SEPARATORS,
         ),
         # D91: the TLDs of the quick rejection of a run whose last label is no
         # TLD; None with bare_ipv4 (a dotted quad ends in digits and is linked).
@@ -1016,13 +1044,13 @@ class _Scanner(Generic[_T]):
         text = self.text
         if i >= len(text):
             return i
-        return (self.link_end or self._kernel())(text, i, text[i] not in "/?#")
+        return (self.link_end or self._kernel())(text, i, text[i] not in PATH_START)
 
     def _skip(self, i: int) -> tuple[None, int]:
         """D53: a scheme-like token that is not linked is left alone whole:
         no piece of its userinfo, host or path is linked either."""
         text = self.text  # (_body_end inlined: this is the path of hostile "a://b)a://b)…")
-        end = (self.link_end or self._kernel())(text, i, text[i] not in "/?#") if i < len(text) else i
+        end = (self.link_end or self._kernel())(text, i, text[i] not in PATH_START) if i < len(text) else i
         if end > self.floor:
             self.floor = end
         return None, end

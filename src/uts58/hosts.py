@@ -70,7 +70,10 @@ _IPV4 = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+\Z")
 # IDN TLD is listed, and a non-ASCII last label is more often the text after
 # the domain in unspaced writing ("https://example.com了解", D22).
 _TLD_SYNTAX = re.compile(r"[a-z]{2,63}")
-_PLAIN_ASCII_DOMAIN = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
+# D92: the characters of a label UTS #46 only lowercases (the C check's too).
+PLAIN_LABEL_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
+_PLAIN_LABEL = "[" + re.escape(PLAIN_LABEL_CHARS) + "]+"
+_PLAIN_ASCII_DOMAIN = re.compile(f"{_PLAIN_LABEL}(?:\\.{_PLAIN_LABEL})*")
 _ASCII_HOST = re.compile(
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 )
@@ -262,7 +265,10 @@ class DomainRules:
         made = self._c  # type: ignore[attr-defined]
         if made[0] is not module:
             psl = public_suffixes()
-            checker = host_checker(self.tlds, psl.rules, psl.nodes, psl.flat, psl.accept_unknown, self.label.fullmatch)
+            characters = (LABEL_SEPARATORS, PLAIN_LABEL_CHARS, _MAX_LABEL, _MAX_DOMAIN)
+            checker = host_checker(
+                self.tlds, psl.rules, psl.nodes, psl.flat, psl.accept_unknown, self.label.fullmatch, characters
+            )
             made = (module, checker)
             object.__setattr__(self, "_c", made)
         return made[1]
@@ -432,7 +438,7 @@ def domain_rules(tlds: frozenset[str], unicode_version: str) -> DomainRules:
 
 
 _LEADING_LETTERS = re.compile("[A-Za-z]+")
-_PATH_START = "/?#"
+PATH_START = "/?#"  # (what may follow a host: a path, a query, a fragment)
 
 
 def _latin(ch: str) -> bool:
@@ -456,7 +462,7 @@ def host_span(
     k = s + len(name)
     if k == s:
         return None
-    host_end = k + 1 if e - k == 1 and e < len(text) and text[e] in _PATH_START else k
+    host_end = k + 1 if e - k == 1 and e < len(text) and text[e] in PATH_START else k
     # (what follows matters after a scheme only: D52)
     path_follows = schemed and text[host_end : host_end + 1] in ("/", "?", "#", ":")
     found = rules.forms(name, schemed, single_label, path_follows)

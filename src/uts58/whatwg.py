@@ -303,15 +303,18 @@ def host_checker(
     flat: frozenset[str],
     accept_unknown: bool,
     label_fullmatch: Callable[[str], object],
+    characters: tuple[str, str, int, int],
 ) -> Any:
     """The accelerator's ``Hosts`` over a TLD set, the compiled public-suffix
-    rules and a label pattern (``DomainRules._validate`` in one call, D106),
-    calling ada through the C API; None where that is not in use."""
+    rules, a label pattern and the characters and lengths of labels
+    (separators, plain ASCII label characters, longest label, longest name):
+    ``DomainRules._validate`` in one call (D106), calling ada through the C
+    API; None where that is not in use."""
     module = _kernels.speedups()
     ada = _ada(module)
     if module is None or ada is None:
         return None
-    return module.Hosts(ada, tlds, rules, nodes, flat, accept_unknown, label_fullmatch)
+    return module.Hosts(ada, tlds, rules, nodes, flat, accept_unknown, label_fullmatch, *characters)
 
 
 def idna_to_ascii(domain: str) -> str:
