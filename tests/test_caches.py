@@ -4,8 +4,14 @@ registered, clear() empties them all, and results never depend on them."""
 from __future__ import annotations
 
 import gc
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 import uts58
 from uts58 import Finder, caches, check_link, linkify
@@ -74,3 +80,42 @@ def test_a_finders_caches_go_with_it() -> None:
     assert count() == before + 1
     del finder
     assert count() == before
+
+
+def test_the_top_level_names_are_the_registry() -> None:
+    list(uts58.find_links(TEXT))
+    assert uts58.cache_info() == caches.info() and uts58.cache_info()["host checks"].currsize > 0
+    uts58.cache_clear()
+    assert all(i.currsize == 0 for i in uts58.cache_info().values())
+
+
+def _in_a_new_interpreter(size: str) -> subprocess.CompletedProcess[str]:
+    probe = (
+        "import json, uts58;"
+        f"links = [(l.start, l.end, l.href) for l in uts58.find_links({TEXT!r})];"
+        f"links += [(l.start, l.end, l.href) for l in uts58.find_links({TEXT!r})];"  # (a second time: hits, if any)
+        "info = uts58.cache_info();"
+        "print(json.dumps([links, {n: [i.maxsize, i.currsize, i.hits] for n, i in info.items()}]))"
+    )
+    env = {**os.environ, "UTS58_CACHE_SIZE": size}
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=False)
+
+
+@pytest.mark.parametrize("size", ["0", "7", "100000"])
+def test_one_environment_variable_bounds_every_cache(size: str) -> None:
+    done = _in_a_new_interpreter(size)
+    assert done.returncode == 0, done.stderr
+    links, info = json.loads(done.stdout)
+    reference = [[link.start, link.end, link.href] for link in uts58.find_links(TEXT)] * 2
+    assert links == reference  # (the caches never change an answer)
+    assert info and all(maxsize % int(size) == 0 if int(size) else maxsize == 0 for maxsize, _, _ in info.values())
+    if size == "0":
+        assert all(currsize == 0 and hits == 0 for _, currsize, hits in info.values())
+    else:
+        assert all(currsize <= maxsize for maxsize, currsize, _ in info.values())
+        assert sum(hits for _, _, hits in info.values()) > 0  # (remembered, and asked again)
+
+
+def test_a_bad_size_is_a_clear_error() -> None:
+    done = _in_a_new_interpreter("lots")
+    assert done.returncode != 0 and "UTS58_CACHE_SIZE must be a whole number" in done.stderr and "'lots'" in done.stderr

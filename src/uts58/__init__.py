@@ -13,7 +13,8 @@ The top level holds what applications use:
   :func:`link_term`, :func:`link_bracket`, :func:`is_link_email` (§3.4, §5.1);
 * the errors, all subclasses of :class:`UTS58Error` (a ValueError);
 * :func:`accelerated`: whether the C kernels are in use (``uts58 --version``
-  also says why not).
+  also says why not); :func:`cache_info` and :func:`cache_clear`: the bounded
+  caches of answers (``UTS58_CACHE_SIZE`` bounds them all).
 
 Everything else is public in the module named for its part of the standard
 (``uts58.escaping.minimal_escape_parts``, ``uts58.termination.OPEN_STACK_LIMIT``,
@@ -73,6 +74,9 @@ _EXPORTS = {
     "DecodeError": "errors",
     # the kernels in use: a function, not a flag, so that it is never stale (D78)
     "accelerated": "_kernels",
+    # the bounded caches of answers (D104)
+    "cache_info": "caches",
+    "cache_clear": "caches",
 }
 
 # Names that were at the top level before 0.2: still found there, with a
@@ -117,6 +121,8 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from ._kernels import accelerated as accelerated
+    from .caches import cache_clear as cache_clear
+    from .caches import cache_info as cache_info
     from .detection import DEFAULT_SCHEMES as DEFAULT_SCHEMES
     from .detection import Finder as Finder
     from .detection import find_emails as find_emails

@@ -217,12 +217,12 @@ def _class_table(classes: dict[str, str], names: tuple[str, ...]) -> tuple[int, 
     """For each ASCII character, the bits of the classes it is in, bit k for
     ``names[k]`` (the order the C scan reads them in)."""
     if set(classes) != set(names):
-        raise ValueError(f"Scan classes {sorted(classes)} are not the C scan's {sorted(names)}")
+        raise RuntimeError(f"Scan classes {sorted(classes)} are not the C scan's {sorted(names)}")
     table = [0] * 128
     for bit, name in enumerate(names):
         for ch in classes[name]:
             if ord(ch) >= 128:
-                raise ValueError(f"Scan class {name!r} holds {ch!r}: ASCII characters only")
+                raise RuntimeError(f"Scan class {name!r} holds {ch!r}: ASCII characters only")
             table[ord(ch)] |= 1 << bit
     return tuple(table)
 

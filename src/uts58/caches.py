@@ -11,27 +11,48 @@ timing) and a long-running service can see what they hold.  Tables loaded
 once (the property tables, the TLD set, the parsed Public Suffix List) are
 not caches of answers and are not cleared.
 
+Their bound is each cache's own (4,096 answers for the host caches) unless
+the environment variable ``UTS58_CACHE_SIZE`` gives one for all of them,
+read once at import: ``0`` turns them off (every answer worked out again),
+a larger number lets a long-running service remember more.
+
 >>> import uts58
->>> from uts58 import caches
 >>> _ = list(uts58.find_links("see bücher.de"))
->>> caches.info()["host checks"].currsize > 0
+>>> uts58.cache_info()["host checks"].currsize > 0
 True
->>> caches.clear()
->>> caches.info()["host checks"].currsize
+>>> uts58.cache_clear()
+>>> uts58.cache_info()["host checks"].currsize
 0
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from collections.abc import Callable
 from functools import _CacheInfo, lru_cache
 from typing import Any, TypeVar
 
-__all__ = ["bounded", "clear", "info"]
+from .errors import OptionError
+
+__all__ = ["CACHE_SIZE", "bounded", "cache_clear", "cache_info", "clear", "info"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _size_from_environment() -> int | None:
+    """``UTS58_CACHE_SIZE``: the bound of every cache, or None (each its own)."""
+    value = os.environ.get("UTS58_CACHE_SIZE", "").strip()
+    if not value:
+        return None
+    if not value.isdigit():
+        raise OptionError(f"UTS58_CACHE_SIZE must be a whole number of entries (0: no caches), not {value!r}")
+    return int(value)
+
+
+# The bound the environment gives every cache of answers, or None.
+CACHE_SIZE = _size_from_environment()
 
 # (a weak set: a finder's caches go with the finder)
 _CACHES: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -43,7 +64,7 @@ def bounded(maxsize: int, name: str) -> Callable[[F], F]:
     caches may share a name: one per finder or rule set)."""
 
     def wrap(function: F) -> F:
-        cached = lru_cache(maxsize=maxsize)(function)
+        cached = lru_cache(maxsize=maxsize if CACHE_SIZE is None else CACHE_SIZE)(function)
         cached.cache_name = name  # type: ignore[attr-defined]
         with _LOCK:
             _CACHES.add(cached)
@@ -57,9 +78,10 @@ def _registered() -> list[Any]:
         return list(_CACHES)
 
 
-def info() -> dict[str, _CacheInfo]:
+def cache_info() -> dict[str, _CacheInfo]:
     """Each cache's hits, misses, bound and size, summed over the caches of
-    one name (``"host checks"``: one per TLD set and Unicode version)."""
+    one name (``"host checks"``: one per TLD set and Unicode version);
+    ``uts58.cache_info()``."""
     out: dict[str, list[int]] = {}
     for cached in _registered():
         i = cached.cache_info()
@@ -68,8 +90,13 @@ def info() -> dict[str, _CacheInfo]:
     return {name: _CacheInfo(*values) for name, values in sorted(out.items())}
 
 
-def clear() -> None:
+def cache_clear() -> None:
     """Empty every cache of answers (the next link of every host is worked
-    out again, as if its host were new)."""
+    out again, as if its host were new); ``uts58.cache_clear()``."""
     for cached in _registered():
         cached.cache_clear()
+
+
+# (the names of issue 23, kept)
+info = cache_info
+clear = cache_clear
