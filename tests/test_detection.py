@@ -725,11 +725,11 @@ def test_the_quick_rejection_agrees_on_generated_text(text: str) -> None:
 def test_the_quick_rejection_skips_the_run_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """A run like "file.c", "1.2.3" or "e.g." is refused without looking back
     for its start; one that may hold a domain ("例子.中国。hello.c": D22) is not."""
-    import uts58.detection as detection
+    import uts58.scanner as scanner
 
     starts: list[int] = []
-    real = detection.run_start
-    monkeypatch.setattr(detection, "run_start", lambda *args: starts.append(args[3]) or real(*args))
+    real = scanner.run_start
+    monkeypatch.setattr(scanner, "run_start", lambda *args: starts.append(args[3]) or real(*args))
     assert list(find_links("see file.c, 1.2.3, e.g. x.h and notes.txt")) == []
     assert starts == []
     assert list(find_links("pam_unix.so")) == []  # ("so" is a TLD: the run is looked at, D51 refuses it)
@@ -744,13 +744,13 @@ def test_the_quick_rejection_skips_the_run_work(monkeypatch: pytest.MonkeyPatch)
 
 # --------------------------------------------------------------------------
 # Issue 14: the host after "://" is remembered by the run of host characters
-# and the one character after it (detection._schemed_host).  That key holds
+# and the one character after it (runs._schemed_host).  That key holds
 # all host_span reads: the same answer as host_span on the whole text.
 
 
 def _hosts_after_schemes(text: str, finder: uts58.Finder) -> list[tuple[object, object]]:
     """For each "://" in ``text``: (the memo's answer, host_span's on the whole text)."""
-    import uts58.detection as detection
+    import uts58.runs as runs
     from uts58.hosts import host_span
 
     out = []
@@ -758,8 +758,8 @@ def _hosts_after_schemes(text: str, finder: uts58.Finder) -> list[tuple[object, 
         hs = m.end()
         e = finder._patterns.run_end.match(text, hs).end()  # type: ignore[union-attr]
         memo = finder._schemed_hosts(text[hs : e + 1])
-        if detection._IDEOGRAPHIC_STOP.search(text, hs, e):
-            e = detection._clauses(text, hs, e)[0][1]
+        if runs._IDEOGRAPHIC_STOP.search(text, hs, e):
+            e = runs._clauses(text, hs, e)[0][1]
         whole = host_span(text, hs, e, finder._rules, schemed=True, single_label=finder.single_label_hosts)
         expected = None if whole is None else (whole[0] - hs, whole[1], whole[2])
         got = None if memo is None else (memo[0], memo[1].ascii, str(memo[1]))

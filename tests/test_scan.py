@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 
 import uts58
 from uts58 import Finder, _kernels
-from uts58.detection import _CJK_RANGES, _SCAN_CLASSES, _clauses, _Scanner
 from uts58.hosts import LABEL_SEPARATORS
 from uts58.properties import link_properties
+from uts58.runs import _CJK_RANGES, _SCAN_CLASSES, _clauses
+from uts58.scanner import _Scanner
 
 needs_c = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")
 

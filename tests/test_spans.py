@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from test_finder import CONFORMANCE_LINES, OPTION_SETS
 
 import uts58
-import uts58.detection as detection
+import uts58.scanner as scanner
 from uts58 import Finder, OptionError, find_links
 from uts58.detection import Span, spans
 from uts58.hosts import host_span
@@ -59,7 +59,7 @@ def test_spans_make_no_link(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object) -> None:
         raise AssertionError("a Link was made")
 
-    monkeypatch.setattr(detection, "link_maker", refuse)
+    monkeypatch.setattr(scanner, "link_maker", refuse)
     assert [kind for _, _, kind in spans("x@example.com and https://example.org/a")] == ["email", "url"]
     assert uts58.has_links("see example.com")
     with pytest.raises(AssertionError, match="a Link was made"):
@@ -73,7 +73,7 @@ def test_has_links_stops_at_the_first_link(monkeypatch: pytest.MonkeyPatch) -> N
         validated.append(args[1])
         return host_span(*args, **kwargs)
 
-    monkeypatch.setattr(detection, "host_span", counting)
+    monkeypatch.setattr(scanner, "host_span", counting)
     text = "see example.com " + "and example.org " * 50_000
     assert uts58.has_links(text)
     assert len(validated) == 1  # the first host only, not the 50,000 after it
@@ -112,7 +112,7 @@ def test_hostile_input_is_linear_in_steps(monkeypatch: pytest.MonkeyPatch) -> No
         seen.append(1)
         return host_span(*args, **kwargs)
 
-    monkeypatch.setattr(detection, "host_span", counting)
+    monkeypatch.setattr(scanner, "host_span", counting)
     counts = []
     for n in (20_000, 40_000):
         seen.clear()

@@ -20,7 +20,7 @@
  * uts58 runs the same kernels in Python (uts58._kernels_py); uts58._kernels
  * alone chooses.  The tests run both on the official test files and
  * compare them on generated input.  The exceptions are scan.c, which
- * repeats steps of the Python scanner (uts58.detection._Scanner) for speed
+ * repeats steps of the Python scanner (uts58.scanner._Scanner) for speed
  * (issues 14 and 23), and hosts.c, DomainRules._validate in one call (issue
  * 23): there the Python code is the reference, with no twin in _kernels_py,
  * and tests/test_scan.py and tests/test_host_kernel.py compare the two.

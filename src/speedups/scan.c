@@ -1,5 +1,5 @@
 /* Where links may start (D96): the parts of the candidate scan of
- * uts58.detection._Scanner that run here when the C kernels are in use,
+ * uts58.scanner._Scanner that run here when the C kernels are in use,
  * the Python scanner being the reference (tests/test_scan.py compares them).
  *
  * Scan(engine, label, schemes, special, named, cjk_first, cjk_last, tlds, quick,
@@ -14,13 +14,13 @@
  *            a ":" not followed by "//" (opaque schemes, bare localhost):
  *            then the skip stops at such a ":" after a character that may
  *            end a name;
- *   cjk_*    the ranges of detection._CJK, sorted (for clauses);
+ *   cjk_*    the ranges of runs._CJK_RANGES, sorted (for clauses);
  *   tlds     the finder's TLD set (lower-case A-labels);
  *   quick    whether D91's quick rejection of runs applies (the finder's
  *            _quick_tlds is that set, not None);
  *   email    the ASCII characters of Link_Email (LinkProperties.ascii_email);
  *   classes  for each ASCII character, the bits of the classes it is in, in
- *            the order of SCAN_CLASSES (detection._SCAN_CLASSES: scheme
+ *            the order of SCAN_CLASSES (runs._SCAN_CLASSES: scheme
  *            characters, userinfo ends, "@", ":", ...);
  *   separators  hosts.LABEL_SEPARATORS: the ASCII ones split labels, the
  *            others are the ideographic full stops of D22.
@@ -51,7 +51,7 @@
  * alternatives start with ":", "@" or a separator, or match a name before
  * ":" not followed by "//".
  *
- * clauses(text, s, e) -> [(start, end), ...]: detection._clauses (D22). */
+ * clauses(text, s, e) -> [(start, end), ...]: runs._clauses (D22). */
 #include "kernels.h"
 
 typedef struct {
@@ -73,12 +73,12 @@ typedef struct {
 } Scan;
 
 /* The classes of ASCII characters the scan decides with, given by Python
- * (detection._SCAN_CLASSES, by these names: the module's SCAN_CLASSES) as
+ * (runs._SCAN_CLASSES, by these names: the module's SCAN_CLASSES) as
  * the kernels are given their tables: no character here is a constant. */
 static const char *const scan_classes[] = {
-    "scheme",            /* detection._SCHEME_CHARS */
-    "before_scheme",     /* detection._BEFORE_SCHEME: glues a scheme to the word before */
-    "userinfo_end",      /* detection._USERINFO_ENDS (and white space) */
+    "scheme",            /* runs._SCHEME_CHARS */
+    "before_scheme",     /* runs._BEFORE_SCHEME: glues a scheme to the word before */
+    "userinfo_end",      /* runs._USERINFO_ENDS (and white space) */
     "path_start",        /* hosts._PATH_START: what ends a host, and userinfo's lookahead */
     "ip_open",           /* what opens an IPv6 literal after "://" */
     "message_id_close",  /* what closes <local@domain> (D55) */
@@ -94,7 +94,7 @@ enum { SCHEME = 1, BEFORE_SCHEME = 2, USERINFO_END = 4, PATH_START = 8, IP_OPEN 
 #define IS_LABEL(s, c) ((c) <= 0xFFFF && ((s)->label[(c) >> 3] >> ((c) & 7) & 1))
 #define HAS(s, c, class) ((c) < 0x80 && ((s)->ascii[c] & (class)))
 /* An ASCII separator (".", which labels split at), and the others: the
- * ideographic full stops of D22 (detection._IDEOGRAPHIC_STOPS). */
+ * ideographic full stops of D22 (runs._IDEOGRAPHIC_STOPS). */
 #define IS_DOT(s, c) ((c) < 0x80 && IS_SEP(s, c))
 #define IS_STOP(s, c) ((c) >= 0x80 && IS_SEP(s, c))
 
@@ -255,7 +255,7 @@ plain_run_end(const Scan *self, int kind, const void *data, Py_ssize_t n, Py_ssi
 }
 
 /* Whether the run text[s:e] (its trailing dots ignored) ends with an ASCII
- * label that is no TLD (detection._ends_without_tld): 1, 0, -1 on an error. */
+ * label that is no TLD (runs._ends_without_tld): 1, 0, -1 on an error. */
 static int
 ends_without_tld(const Scan *self, int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
 {
@@ -448,7 +448,7 @@ append_span(PyObject *list, Py_ssize_t a, Py_ssize_t b)
 
 /* D22: text[s:e] cut at each ideographic full stop between a label with
  * CJK characters and a label of ASCII (either order), as
- * detection._clauses: one pass, each label's flags known when the
+ * runs._clauses: one pass, each label's flags known when the
  * separator after it is reached. */
 static PyObject *
 Scan_clauses(Scan *self, PyObject *const *args, Py_ssize_t nargs)
@@ -619,7 +619,7 @@ static PyMethodDef Scan_methods[] = {
     {"skip", (PyCFunction)(void (*)(void))Scan_skip, METH_FASTCALL,
      "skip(text, pos, floor) -> (pos, floor, at)\n\n"
      "From pos, pass over what holds no candidate, each \"scheme://\" token\n"
-     "not linked (D53, D20), as detection._Scanner._schemed, and the candidates\n"
+     "not linked (D53, D20), as scanner._Scanner._schemed, and the candidates\n"
      "Python refuses at a first look (D106); stop at the first candidate Python\n"
      "must look at.  Where the scan resumes, the floor, and where to search from."},
     {"clauses", (PyCFunction)(void (*)(void))Scan_clauses, METH_FASTCALL,

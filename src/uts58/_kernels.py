@@ -160,7 +160,7 @@ def candidate_scan(
     classes: tuple[tuple[str, str], ...],
     separators: str,
 ) -> Scan | None:
-    """The C parts of :class:`uts58.detection._Scanner` for one finder, or
+    """The C parts of :class:`uts58.scanner._Scanner` for one finder, or
     None where the Python kernels are in use: then the scanner alone, the
     reference, does all.  ``skip`` passes over ``scheme://`` tokens not
     linked (D53, D20): ``schemes`` lowercase, longest first, ``special``

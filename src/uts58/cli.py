@@ -18,12 +18,13 @@ from typing import IO, Any, NoReturn, TextIO
 from . import __version__
 from ._decoding import check_utf8, decode
 from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_formatting_file
-from .detection import DEFAULT_SCHEMES, PRESETS, Finder, _scheme_set, why_not
+from .detection import Finder, why_not
 from .email import format_email
 from .errors import DecodeError, OptionError, TLDListError
 from .formatting import format_url
 from .linkifier import linkify, with_policy_extensions
 from .offsets import UNITS, link_offsets, unit_length
+from .options import DEFAULT_SCHEMES, PRESETS, _scheme_set
 from .parallel import DEFAULT_BLOCK, Block, BlockResult, detect_blocks, plan_blocks
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, admitted, check_link

@@ -25,9 +25,10 @@ from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNod
 from ._checks import check_str
 from ._htmlcost import parse_cost
 from ._rawhtml import RAW_TEXT
-from .detection import Finder, Link, prefilter
+from .detection import Finder, Link
 from .errors import OptionError
 from .linkifier import Callback, linkify, split_options
+from .options import prefilter
 
 __all__ = ["ALWAYS_SKIPPED", "DEFAULT_SKIP_TAGS", "linkify_html"]
 

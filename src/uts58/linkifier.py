@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ._checks import check_str
 from ._kernels import escape_html as _escape_html
-from .detection import FORBIDDEN_SCHEMES, DetectionOptions, Finder, Link, finder_for, resolve_finder
+from .detection import Finder, Link, finder_for, resolve_finder
 from .display import DisplayOptions, check_display, shorten_checked
 from .errors import OptionError
 from .hosts import domain_to_ascii
 from .markdown_text import escape_text, markdown_link
+from .options import FORBIDDEN_SCHEMES, DetectionOptions
 from .security import Policy, admitted, escape_bidi_controls
 from .whatwg import ip_host
 

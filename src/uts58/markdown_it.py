@@ -37,10 +37,11 @@ from ._checks import check_str
 from ._linkify_it import LinkifyItMatch
 from ._rawhtml import RawHtml
 from .caches import bounded
-from .detection import Finder, Link, finder_for, prefilter, resolve_finder
+from .detection import Finder, Link, finder_for, resolve_finder
 from .errors import OptionError
 from .hosts import normalize_tlds
 from .linkifier import with_policy_extensions
+from .options import prefilter
 from .security import Policy, admitted, escape_bidi_controls
 
 if sys.version_info >= (3, 11):

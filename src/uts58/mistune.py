@@ -53,9 +53,10 @@ import mistune
 from mistune.util import unescape
 
 from ._rawhtml import RawHtml
-from .detection import Finder, Link, prefilter
+from .detection import Finder, Link
 from .display import DisplayOptions
 from .linkifier import Callback, LinkifyOptions, adapter_settings, apply_callback, shown
+from .options import prefilter
 from .security import Policy, admitted
 
 if sys.version_info >= (3, 11):

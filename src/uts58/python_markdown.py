@@ -46,9 +46,10 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
 from ._rawhtml import RAW_TEXT, SKIPPED, RawHtml
-from .detection import Finder, Link, prefilter
+from .detection import Finder, Link
 from .display import DisplayOptions
 from .linkifier import Callback, LinkAttributes, LinkifyOptions, adapter_settings, apply_callback, shown
+from .options import prefilter
 from .security import Policy, admitted
 
 if sys.version_info >= (3, 11):

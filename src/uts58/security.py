@@ -22,10 +22,11 @@ from functools import cache, lru_cache
 from typing import Literal
 
 from .caches import bounded
-from .detection import Finder, file_extension_set
+from .detection import Finder
 from .errors import OptionError
 from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span
 from .link import Host, Link, _detected_link
+from .options import file_extension_set
 from .properties import DEFAULT_UNICODE_VERSION, _module_name
 
 __all__ = [

@@ -1,0 +1,178 @@
+"""What the scanner reads besides its candidates' rules: the candidate
+pattern of a finder's options; runs of host characters, cut into clauses at
+ideographic full stops between CJK and ASCII labels (D22), refused at once
+when their last label is no TLD (D91); the host at the start of the run
+after ``://`` (D52); the end of a terminal escape sequence before a name
+(D100); where an address starts in unspaced CJK prose (D102); and the
+character classes the C scan is given (scheme characters, userinfo ends).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ._regex import char_class
+from .hosts import LABEL_SEPARATORS, PATH_START, DomainRules, HostPatterns, host_span
+from .link import Host, HostKind, _host
+
+# What ends userinfo (besides a space and "@"); no host character is one of them.
+_USERINFO_ENDS = frozenset("/?#\\[]")
+_USERINFO = re.compile("[^\\s@" + re.escape("".join(sorted(_USERINFO_ENDS))) + "]*@")
+_SEPARATOR_SPLIT = re.compile("([.\u3002\uff0e\uff61])")
+_SEPARATOR = re.compile("[.\u3002\uff0e\uff61]")
+_SCHEME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-."
+_SCHEME_CHAR = frozenset(_SCHEME_CHARS)
+# A scheme is a word of its own: no letter, digit, '+' or '-' just before it
+# ("xhttp://" is not http); a '.' may be ("site.https://…" lacks a space).
+_BEFORE_SCHEME = _SCHEME_CHAR - {"."}
+_IDEOGRAPHIC_STOPS = "\u3002\uff61\uff0e"  # (the label separators beyond ASCII: the C scan's view of them)
+_IDEOGRAPHIC_STOP = re.compile("[" + _IDEOGRAPHIC_STOPS + "]")
+_CJK_RANGES = (
+    *((0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3040, 0x30FF), (0x3100, 0x318F), (0x31A0, 0x31FF)),
+    *((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7FF), (0xF900, 0xFAFF)),
+    *((0xFF66, 0xFFDC), (0x20000, 0x3FFFF)),
+)
+_CJK = re.compile(char_class(list(_CJK_RANGES)))
+_CJK_RUN_END = re.compile(char_class(list(_CJK_RANGES)) + "+(?=[\\x21-\\x7e]+\\Z)")
+# The characters the C scan decides with (_kernels.candidate_scan), by the
+# names of its classes: the sets above, given as the kernels are given
+# their tables, so that C has no character of its own (issue 24).
+_SCAN_CLASSES = (
+    ("scheme", _SCHEME_CHARS),
+    ("before_scheme", "".join(sorted(_BEFORE_SCHEME))),
+    ("userinfo_end", "".join(sorted(_USERINFO_ENDS))),
+    ("path_start", PATH_START),
+    ("ip_open", "["),  # (an IPv6 literal after "://": ip_host)
+    ("message_id_close", ">"),  # (D55: _message_id)
+    ("at", "@"),
+    ("colon", ":"),
+    ("slash", "/"),
+)
+# (and the label separators: the ASCII one splits labels, the others are D22's stops)
+assert set(LABEL_SEPARATORS) - set(_IDEOGRAPHIC_STOPS) == {"."} and set(_IDEOGRAPHIC_STOPS) < set(LABEL_SEPARATORS)
+
+
+def _after_cjk(text: str, start: int, at: int) -> int:
+    """D102: where a local-part ``text[start:at]`` that starts with CJK
+    characters and ends in ASCII starts when CJK prose is glued before it
+    (``メールはtaro`` is ``taro``); ``start`` when it is not that shape
+    (``アルベルト`` is one name)."""
+    m = _CJK_RUN_END.match(text, start, at)
+    return m.end() if m is not None else start
+
+
+@lru_cache(maxsize=64)
+def _candidate_pattern(
+    patterns: HostPatterns, opaque: tuple[str, ...], localhost: bool, single_label: bool
+) -> re.Pattern[str]:
+    """The candidate pattern of :func:`host_patterns` with what the options
+    add: ``scheme:`` of a scheme without ``//``, ``localhost:PORT``, ``://``
+    before a host of one label."""
+    alternatives = [patterns.candidate_source(patterns.label.pattern if single_label else "")]
+    if opaque:
+        names = "|".join(re.escape(name) for name in opaque)
+        alternatives.append(f"(?<![A-Za-z0-9+\\-])(?i:{names}):(?!//)")
+    if localhost:
+        alternatives.append("(?i:localhost):(?=[0-9])")
+    return re.compile("|".join(alternatives))
+
+
+def _clauses(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """D22: ``text[s:e]`` cut at each ideographic full stop between a
+    label of CJK text and an ASCII label: there it ends a clause, not a
+    label (``…されています。info``, ``example.com。我爱你``)."""
+    if _IDEOGRAPHIC_STOP.search(text, s, e) is None:
+        return [(s, e)]
+    pieces = _SEPARATOR_SPLIT.split(text[s:e])
+    out: list[tuple[int, int]] = []
+    start = k = s
+    for j in range(1, len(pieces) - 1, 2):
+        k += len(pieces[j - 1])
+        before, after = pieces[j - 1], pieces[j + 1]
+        if (
+            pieces[j] in _IDEOGRAPHIC_STOPS
+            and before
+            and after
+            and ((before.isascii() and _CJK.search(after)) or (after.isascii() and _CJK.search(before)))
+        ):
+            out.append((start, k))
+            start = k + 1
+        k += 1
+    out.append((start, e))
+    return out
+
+
+def _schemed_host(patterns: HostPatterns, rules: DomainRules, single_label: bool, key: str) -> tuple[int, Host] | None:
+    """The host at the start of ``key``: the run of host characters after
+    ``://`` (or after a user name) and the one character after it, if any:
+    (its end in ``key``, its Host), or None.  A function of ``key`` alone
+    (host_span reads no further: the character after the run says whether a
+    path, query or port follows, D52), remembered per finder (issue 14)."""
+    e = patterns.run_end.match(key).end()  # type: ignore[union-attr]  # (matches "")
+    if _IDEOGRAPHIC_STOP.search(key, 0, e) is not None:
+        e = _clauses(key, 0, e)[0][1]
+    found = host_span(key, 0, e, rules, schemed=True, single_label=single_label)
+    if found is None:
+        return None
+    host_end, ascii_host, unicode_host = found
+    return host_end, _host(unicode_host, ascii_host, _schemed_kind(ascii_host))
+
+
+def _ends_without_tld(name: str, tlds: frozenset[str]) -> bool:
+    """D91: the last label of ``name`` (host characters; trailing separators
+    ignored) is ASCII and none of ``tlds``: no UTS #46 mapping can make it one."""
+    name = name.rstrip(LABEL_SEPARATORS)
+    last = name[name.rfind(".") + 1 :]
+    return last.isascii() and last.lower() not in tlds
+
+
+def _rejected_run(text: str, at: int, e: int, lo: int, tlds: frozenset[str] | None) -> bool:
+    """The run of host characters that ends at ``e``, with a label separator
+    at ``at``, starts no link, as decided before looking back for its start
+    (from ``lo``, where the search resumed): it is one supplementary
+    character that is no label character, or a local-part (the "@" after it
+    decides); or (D91, with ``tlds``: a bare domain ends with one of them) a
+    last label of ASCII that is none ("file.c", "1.2.3", "e.g.") ends it and
+    no ideographic full stop may cut it into clauses (D22)."""
+    if e == at + 1 or (e < len(text) and text[e] == "@"):
+        return True
+    return tlds is not None and _ends_without_tld(text[at:e], tlds) and _IDEOGRAPHIC_STOP.search(text, lo, e) is None
+
+
+def _no_bare_domain(name: str, tlds: frozenset[str]) -> bool:
+    """D91: ``name``, one clause of a run (D22), holds no domain without a
+    scheme: it has one label (bare_ipv4 aside, a bare host has two), or it ends
+    without a TLD and holds no ideographic full stop that could cut it."""
+    name = name.rstrip(LABEL_SEPARATORS)
+    if _SEPARATOR.search(name) is None:
+        return True
+    return _ends_without_tld(name, tlds) and _IDEOGRAPHIC_STOP.search(name) is None
+
+
+# D100: an ECMA-48 control sequence (CSI: ESC "[", parameters, intermediates,
+# a final byte): terminal colours, "\x1b[0;36m".
+_CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def _csi_before(text: str, i: int) -> int:
+    """The end of the last control sequence that starts in the 32
+    characters before ``i`` and ends at ``i`` or before it, or 0: a link
+    found to start before that end starts there ("\x1b[0;36mhttps://…" at
+    "https", not at the final "m")."""
+    k = text.rfind("\x1b", max(0, i - 32), i)
+    if k < 0:
+        return 0
+    m = _CSI.match(text, k, i)
+    return m.end() if m is not None else 0
+
+
+def _schemed_kind(ascii_host: str) -> HostKind:
+    """The kind of a host :func:`~uts58.hosts.host_span` validated after a
+    scheme: it gives ``localhost`` and serialized IPv4 addresses as they
+    are, and a domain always ends with a TLD of letters (D52)."""
+    if ascii_host == "localhost":
+        return "localhost"
+    if ascii_host[-1:].isdigit() and all(c in "0123456789." for c in ascii_host):
+        return "ipv4"
+    return "domain"
