@@ -531,8 +531,7 @@ def find_urls(text: str, finder: Finder | None = None, **options: Unpack[FinderO
     if "emails" in options:
         raise TypeError("find_urls() got an unexpected keyword argument 'emails'")
     check_str(text, "text")
-    found = resolve_finder(finder, options, "find_urls")
-    return _Scanner(text, found, _link_of).links(found.urls, False)
+    return resolve_finder(finder, options, "find_urls").find_urls(text)  # (the method: one loop, issue 24)
 
 
 def find_emails(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
@@ -544,8 +543,7 @@ def find_emails(text: str, finder: Finder | None = None, **options: Unpack[Finde
     if "urls" in options:
         raise TypeError("find_emails() got an unexpected keyword argument 'urls'")
     check_str(text, "text")
-    found = resolve_finder(finder, options, "find_emails")
-    return _Scanner(text, found, _link_of).links(False, found.emails)
+    return resolve_finder(finder, options, "find_emails").find_emails(text)
 
 
 def spans(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Span]:
