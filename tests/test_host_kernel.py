@@ -8,9 +8,7 @@ does not decide."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +20,6 @@ from uts58 import _kernels
 from uts58.hosts import LABEL_SEPARATORS, PLAIN_LABEL_CHARS, DomainRules, default_tlds, domain_rules, host_patterns
 from uts58.properties import link_properties
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
 FLAGS = ((False, False), (True, False), (False, True), (True, True))
 
 pytestmark = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")
@@ -68,18 +65,13 @@ def test_every_conformance_host_and_document_run() -> None:
 
 
 def test_the_link_dense_bench_text() -> None:
-    sys.path.insert(0, str(BENCH))
-    import corpus
+    from test_public_suffixes import bench_host_names
 
     rules = _rules()
     idn = 0
-    for shape in ("dev", "held-out"):
-        for line in corpus.fresh_lines(400, shape):
-            for word in line.replace("/", " ").replace("@", " ").replace("<", " ").replace(">", " ").split():
-                word = word.removeprefix("mailto:").rstrip(".").split(":")[0]
-                if "." in word:
-                    for c, _ in _agree(rules, word):
-                        idn += c is not None and c is not False and c[0] != c[1]
+    for word in bench_host_names(400):
+        for c, _ in _agree(rules, word):
+            idn += c is not None and c is not False and c[0] != c[1]
     assert idn > 500  # (IDNs in several scripts, decided in C)
 
 

@@ -63,27 +63,15 @@ ascii_labels(const Hosts *self, const Py_UCS1 *s, Py_ssize_t n)
     return count;
 }
 
+/* 1 when `ascii` (lower case, labels checked, `nlabels` of them, `tld` its
+ * last) is not itself a public suffix: PublicSuffixes.registrable(ascii)
+ * is not None.  0 when it is, -1 on an error. */
 static int
-contains(PyObject *set, PyObject *key)
-{
-    return PySet_Contains(set, key);
-}
-
-/* 1 when `ascii` (lower case, labels checked, `nlabels` of them) is not
- * itself a public suffix: PublicSuffixes.registrable(ascii) is not None.
- * 0 when it is, -1 on an error. */
-static int
-registrable(const Hosts *self, PyObject *ascii, Py_ssize_t nlabels)
+registrable(const Hosts *self, PyObject *ascii, PyObject *tld, Py_ssize_t nlabels)
 {
     const Py_UCS1 *s = PyUnicode_1BYTE_DATA(ascii);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(ascii), dot = n - 1;
-    while (dot >= 0 && s[dot] != '.')
-        dot--;
-    PyObject *tld = PyUnicode_Substring(ascii, dot + 1, n);
-    if (tld == NULL)
-        return -1;
-    int flat = contains(self->flat, tld);
-    Py_DECREF(tld);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(ascii);
+    int flat = PySet_Contains(self->flat, tld);
     if (flat != 0)
         return flat;  /* (de, com: the public suffix is the TLD; a label is before it) */
     /* PublicSuffixes.public_length: from the TLD leftwards while a rule
@@ -96,7 +84,7 @@ registrable(const Hosts *self, PyObject *ascii, Py_ssize_t nlabels)
         PyObject *suffix = PyUnicode_Substring(ascii, k + 1, n);
         if (suffix == NULL)
             return -1;
-        int r = contains(self->nodes, suffix);
+        int r = PySet_Contains(self->nodes, suffix);
         if (r <= 0) {
             Py_DECREF(suffix);
             if (r < 0)
@@ -111,7 +99,7 @@ registrable(const Hosts *self, PyObject *ascii, Py_ssize_t nlabels)
                 Py_DECREF(suffix);
                 return -1;
             }
-            r = contains(self->rules, rule);
+            r = PySet_Contains(self->rules, rule);
             Py_DECREF(rule);
             if (r < 0) {
                 Py_DECREF(suffix);
@@ -125,7 +113,7 @@ registrable(const Hosts *self, PyObject *ascii, Py_ssize_t nlabels)
         else if (matched == 1)
             found = depth < nlabels ? depth + 1 : depth;
         else {
-            r = contains(self->rules, suffix);
+            r = PySet_Contains(self->rules, suffix);
             if (r < 0) {
                 Py_DECREF(suffix);
                 return -1;
@@ -141,26 +129,30 @@ registrable(const Hosts *self, PyObject *ascii, Py_ssize_t nlabels)
     return found > 0 && nlabels >= found + 1;
 }
 
-/* The TLD decision: 1 when the last label of `ascii` is one of the TLDs,
- * or `any_tld` and it is 2 to 63 ASCII letters (D52). */
-static int
-tld_ok(const Hosts *self, PyObject *ascii, int any_tld)
+/* The last label of an A-label name (a new reference; NULL on an error). */
+static PyObject *
+last_label(PyObject *ascii)
 {
     const Py_UCS1 *s = PyUnicode_1BYTE_DATA(ascii);
     Py_ssize_t n = PyUnicode_GET_LENGTH(ascii), dot = n - 1;
     while (dot >= 0 && s[dot] != '.')
         dot--;
-    PyObject *tld = PyUnicode_Substring(ascii, dot + 1, n);
-    if (tld == NULL)
-        return -1;
-    int r = contains(self->tlds, tld);
-    Py_DECREF(tld);
+    return PyUnicode_Substring(ascii, dot + 1, n);
+}
+
+/* The TLD decision: 1 when `tld` is one of the TLDs, or `any_tld` and it
+ * is 2 to 63 ASCII letters (D52). */
+static int
+tld_ok(const Hosts *self, PyObject *tld, int any_tld)
+{
+    int r = PySet_Contains(self->tlds, tld);
     if (r != 0 || !any_tld)
         return r;
-    Py_ssize_t len = n - dot - 1;
+    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(tld);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(tld);
     if (len < 2 || len > 63)
         return 0;
-    for (Py_ssize_t i = dot + 1; i < n; i++)
+    for (Py_ssize_t i = 0; i < len; i++)
         if (s[i] < 'a' || s[i] > 'z')
             return 0;
     return 1;
@@ -329,9 +321,11 @@ Hosts_validate(Hosts *self, PyObject *const *args, Py_ssize_t nargs)
         else
             uni = Py_NewRef(ascii);
     }
-    int r = tld_ok(self, ascii, any_tld);
+    PyObject *tld = last_label(ascii);  /* (once, for both decisions) */
+    int r = tld == NULL ? -1 : tld_ok(self, tld, any_tld);
     if (r > 0)
-        r = registrable(self, ascii, nlabels);
+        r = registrable(self, ascii, tld, nlabels);
+    Py_XDECREF(tld);
     if (r <= 0) {
         Py_DECREF(ascii);
         Py_DECREF(uni);
