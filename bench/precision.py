@@ -95,26 +95,15 @@ def _uts58_find_links() -> Detector:
 
 
 def _uts58_linkify() -> Detector:
-    # What uts58.linkify links with the default Policy: the same find_links
-    # call and the same filter (security.admitted) as src/uts58/linkifier.py;
+    # What uts58.linkify links with the default Policy: the anchors of its
+    # Linkifier (the one loop every output goes through, D108);
     # tests/test_precision.py checks that the count equals linkify's <a>s.
-    from uts58 import find_links
-    from uts58.linkifier import with_policy_extensions
-    from uts58.security import Policy, admitted
+    from uts58 import Linkifier
 
-    policy = Policy.default()
-    options = with_policy_extensions({}, policy, "linkify")
+    linkifier = Linkifier()
 
     def spans(text: str) -> list[Span]:
-        out: list[Span] = []
-        last = 0
-        for link in find_links(text, **options):
-            found = admitted(text, link, policy)
-            if found is None or found.start < last:
-                continue
-            out.append((found.start, found.end, found.kind))
-            last = found.end
-        return out
+        return [(a.start, a.end, a.link.kind) for a in linkifier.anchors(text)]
 
     return Detector("uts58 linkify", spans)
 

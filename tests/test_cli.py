@@ -227,7 +227,7 @@ def test_detect_checks_every_file_before_writing(capsys: pytest.CaptureFixture[s
 def test_progress_bar_only_on_a_terminal() -> None:
     import io
 
-    from uts58.cli import _progress
+    from uts58._cli_io import progress as _progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -275,7 +275,7 @@ def test_interrupt_leaves_no_partial_output(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(uts58.cli, "mark_links", interrupted)
+    monkeypatch.setattr(uts58._cli_detect, "mark_links", interrupted)
     code, stdout, err = run(capsys, "detect", str(src), "-o", str(out))
     assert code == 130 and stdout == "" and err.strip() == "uts58 detect: interrupted"
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["in.txt"]
@@ -356,7 +356,7 @@ def test_stdin_output_equals_file_output(
     code, from_file, _ = run(capsys, *argv, str(f))
     assert code == 0 and from_file
     # Reads of a few bytes cut characters, links and lines anywhere.
-    monkeypatch.setattr(uts58.cli, "READ_SIZE", read_size)
+    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", read_size)
     for name in ([], ["-"]):
         feed(monkeypatch, data)
         code, from_stdin, err = run(capsys, *argv, *name)
@@ -414,18 +414,18 @@ def test_stdin_decoding_in_reads_is_decoding_at_once(parts: list[bytes], read_si
 
     data = b"".join(parts)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(uts58.cli, "READ_SIZE", read_size)
+        mp.setattr(uts58._cli_io, "READ_SIZE", read_size)
         mp.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-        replaced = "".join(uts58.cli._pieces_of("-", "replace"))
+        replaced = "".join(uts58._cli_io.pieces_of("-", "replace"))
         assert replaced == data.decode("utf-8", "replace")
         mp.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            with pytest.raises(uts58.cli.CLIError, match=f"<stdin>: invalid UTF-8 at byte offset {exc.start} "):
-                "".join(uts58.cli._pieces_of("-", "strict"))
+            with pytest.raises(uts58._cli_io.CLIError, match=f"<stdin>: invalid UTF-8 at byte offset {exc.start} "):
+                "".join(uts58._cli_io.pieces_of("-", "strict"))
         else:
-            assert "".join(uts58.cli._pieces_of("-", "strict")) == data.decode()
+            assert "".join(uts58._cli_io.pieces_of("-", "strict")) == data.decode()
 
 
 def test_undecodable_stdin_far_in(
@@ -433,7 +433,7 @@ def test_undecodable_stdin_far_in(
 ) -> None:
     import uts58.cli
 
-    monkeypatch.setattr(uts58.cli, "READ_SIZE", 1000)
+    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", 1000)
     good = "é example.com\n".encode() * 1000
     out = tmp_path / "out.html"
     out.write_text("before", encoding="utf-8")

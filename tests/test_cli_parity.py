@@ -213,11 +213,17 @@ def test_bad_options_are_usage_errors_naming_them(
 
 
 def test_library_errors_are_named_by_option(capsys: pytest.CaptureFixture[str], text_file: Path) -> None:
-    """A library error from a combination the parser let through names the option (_OPTION_OF)."""
+    """A library error from a combination the parser let through names the
+    flag of its option (OptionError.option, _FLAG_OF), not a guess from its message."""
     parser = uts58.cli.build_parser()
     with pytest.raises(SystemExit):
-        uts58.cli._usage_error(parser, uts58.OptionError("kinds must hold 'url' and/or 'email', not []"))
+        uts58.cli._usage_error(
+            parser, uts58.OptionError("kinds must hold 'url' and/or 'email', not []", option="kinds")
+        )
     assert "error: argument --only: kinds must hold" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        uts58.cli._usage_error(parser, uts58.OptionError("rel: whatever the message says", option="display"))
+    assert "error: argument --truncate: rel: whatever" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         uts58.cli._usage_error(parser, ValueError("something else"))
     assert capsys.readouterr().err.endswith("error: something else\n")
@@ -356,7 +362,7 @@ def test_linkify_html(
     dom, links = without_marked_links(justhtml_dom(out), MARK)
     assert dom == justhtml_dom(HTML) and links
     # Standard input, read in pieces of a few bytes: the same (the input is one fragment, not cut).
-    monkeypatch.setattr(uts58.cli, "READ_SIZE", 7)
+    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", 7)
     feed(monkeypatch, HTML.encode())
     code, from_stdin, _ = run(capsys, "linkify", "--html", f"--attr={MARK}=", *flags)
     assert from_stdin == out
@@ -447,7 +453,7 @@ def test_detect_policy_scans_each_character_once(
     code, _, _ = run(capsys, "detect", "--policy", "default", "--block-size", "64", str(text_file))
     assert code == 0 and counts.chars == len(TEXT)
     feed(monkeypatch, TEXT.encode() * 3)
-    monkeypatch.setattr(uts58.cli, "READ_SIZE", 5)
+    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", 5)
     counts.chars = 0
     code, _, _ = run(capsys, "detect", "--policy", "default")
     assert code == 0 and counts.chars == 3 * len(TEXT)

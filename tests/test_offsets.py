@@ -305,7 +305,7 @@ def test_cli_offsets_of_many_files_and_stdin(
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text(TEXT, encoding="utf-8")
     b.write_text("𠀀𠀀 " + TEXT, encoding="utf-8")
-    monkeypatch.setattr(uts58.cli, "READ_SIZE", 7)  # standard input in many pieces
+    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", 7)  # standard input in many pieces
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((TEXT * 3).encode()), encoding="utf-8"))
     code, records, _ = run(capsys, "detect", "--json", "--offsets", unit, str(a), "-", str(b))
     assert code == 0

@@ -24,17 +24,15 @@ from hypothesis import strategies as st
 from markdown.extensions import Extension
 from markdown_cases import (
     PRESETS,
-    WRONG_OPTIONS,
     attributes,
     check_cdata_outside_foreign_content,
-    check_internal_hosts_iterator,
-    check_titles_and_callbacks,
 )
 
 import uts58.python_markdown
-from uts58 import Link, Policy, find_links, linkify
+from uts58 import Policy, find_links, linkify
 from uts58._rawhtml import RAW_TEXT, SKIPPED
-from uts58.python_markdown import LinkifyExtension, _view
+from uts58.python_markdown import LinkifyExtension
+from uts58.textview import TextView
 
 ROOT = Path(__file__).resolve().parent.parent
 # The project's documents, and the text of UTS #58 itself (read where present).
@@ -117,13 +115,6 @@ def test_links_are_those_of_linkify() -> None:
         assert hrefs(render(text, **options)) == hrefs(linkify(text, **options)), options
 
 
-def test_attrs_are_set_exactly() -> None:
-    html = render("see example.com", attrs={"rel": "nofollow ugc", "title": 'a&lt;b "q" <x>'})
-    root = html5lib.parseFragment(html, namespaceHTMLElements=False)
-    (a,) = root.iter("a")
-    assert a.attrib == {"href": "https://example.com/", "rel": "nofollow ugc", "title": 'a&lt;b "q" <x>'}
-
-
 def test_hrefs_read_back_as_detection_wrote_them() -> None:
     """Python-Markdown's serializer leaves an ``&`` that looks like an
     entity as it is: the href must still read back exactly."""
@@ -131,32 +122,6 @@ def test_hrefs_read_back_as_detection_wrote_them() -> None:
     html = render(text, policy=Policy.none())
     (link,) = find_links(html5lib.parseFragment(plain(text), namespaceHTMLElements=False).findtext("p"))
     assert hrefs(html) == [link.href]
-
-
-def test_callback_changes_or_drops_links_and_never_lets_a_bad_href_through() -> None:
-    def callback(link: Link, attrs: dict[str, str]) -> dict[str, str] | None:
-        if "drop" in link.text:
-            return None
-        if "js" in link.text:
-            return {**attrs, "href": "javascript:alert(1)"}
-        if "event" in link.text:
-            return {**attrs, "onclick": "alert(1)"}
-        if "space" in link.text:
-            return {**attrs, "href": "https://a.com/x y"}
-        return {**attrs, "href": attrs["href"] + "?via=md", "_text": "<" + attrs["_text"] + "> & &amp;", "rel": "x"}
-
-    text = "keep.com drop.com js.com event.com space.com"
-    html = render(text, callback=callback)
-    assert anchors(html) == [("https://keep.com/?via=md", "<keep.com> & &amp;")]
-    root = html5lib.parseFragment(html, namespaceHTMLElements=False)
-    assert root.find("p/a").get("rel") == "x"
-    assert "".join(root.itertext()) == "<keep.com> & &amp; drop.com js.com event.com space.com"
-
-
-@pytest.mark.parametrize(("options", "error", "words"), WRONG_OPTIONS)
-def test_wrong_options_name_the_argument(options: dict[str, Any], error: type[Exception], words: str) -> None:
-    with pytest.raises(error, match=words):
-        LinkifyExtension(**options)
 
 
 def test_presets_and_display() -> None:
@@ -179,14 +144,6 @@ def test_presets_and_display() -> None:
     configs = {"uts58.python_markdown": {"rel": "ugc", "display": {"max_length": 6, "location": "middle"}}}
     html = markdown.markdown("b.com/xyz", extensions=["uts58.python_markdown"], extension_configs=configs)
     assert attributes(html) == [{"href": "https://b.com/xyz", "rel": "ugc", "title": "b.com/xyz", "#text": "b.com…"}]
-
-
-def test_a_title_given_wins_and_callbacks_see_the_title() -> None:
-    check_titles_and_callbacks(render)
-
-
-def test_internal_hosts_may_be_an_iterator() -> None:
-    check_internal_hosts_iterator(render)
 
 
 def test_unknown_options_are_refused() -> None:
@@ -217,9 +174,9 @@ def test_entities_are_read_as_their_characters() -> None:
     ]
     assert "ex&#97;mple.com</a>" in html  # the entity is kept
     # An entity of two characters: no offset inside it maps to the source.
-    view, to_source = _view([("a", None), ("&NotEqualTilde;", "\u2242\u0338"), ("d", None)])
-    assert view == "a\u2242\u0338d"
-    assert [to_source(k) for k in range(5)] == [0, 1, None, 16, 17]
+    view = TextView([("a", None), ("&NotEqualTilde;", "\u2242\u0338"), ("d", None)])
+    assert view.text == "a\u2242\u0338d"
+    assert [view.to_source(k) for k in range(5)] == [0, 1, None, 16, 17]
 
 
 def test_link_text_is_the_source_or_the_display_form() -> None:

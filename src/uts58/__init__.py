@@ -5,7 +5,8 @@ The top level holds what applications use:
 * detection: :func:`find_links` (:func:`find_urls`, :func:`find_emails`) and a
   configured :class:`Finder`, giving :class:`Link` values whose host is a
   :class:`Host`;
-* output: :func:`linkify` (HTML or Markdown) and :func:`linkify_html`, under
+* output: :func:`linkify` (HTML or Markdown) and :func:`linkify_html`, a
+  configured :class:`Linkifier` and its :class:`Anchor` values, under
   the UTS #58 §8 :class:`Policy` (:func:`check_link`, :class:`Reason`);
 * display forms: :func:`format_url` (§4), :func:`format_email` (§5.3);
 * the algorithms and properties of the standard that other code builds on:
@@ -49,6 +50,8 @@ _EXPORTS = {
     "Host": "link",
     # output and policy
     "linkify": "linkifier",
+    "Linkifier": "linkifier",
+    "Anchor": "anchor",
     "linkify_html": "html5",
     "Policy": "security",
     "Reason": "security",
@@ -121,6 +124,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from ._kernels import accelerated as accelerated
+    from .anchor import Anchor as Anchor
     from .caches import cache_clear as cache_clear
     from .caches import cache_info as cache_info
     from .detection import DEFAULT_SCHEMES as DEFAULT_SCHEMES
@@ -143,6 +147,7 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from .html5 import linkify_html as linkify_html
     from .link import Host as Host
     from .link import Link as Link
+    from .linkifier import Linkifier as Linkifier
     from .linkifier import linkify as linkify
     from .properties import LinkTerm as LinkTerm
     from .properties import is_link_email as is_link_email

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from .errors import OffsetError
+from collections.abc import Collection
+from typing import TypeVar
+
+from .errors import OffsetError, OptionError
+
+T = TypeVar("T")
 
 
 def check_str(value: object, name: str) -> str:
@@ -17,4 +22,18 @@ def check_offset(value: object, name: str, text: str) -> int:
         raise TypeError(f"{name} must be int, not {type(value).__name__}")
     if not 0 <= value <= len(text):
         raise OffsetError(f"{name}={value} is outside the text (length {len(text)})")
+    return value
+
+
+def given_alone(value: object, kind: type[T], name: str, options: Collection[str], caller: str, what: str) -> T:
+    """``value``, a ``kind`` given with no ``options`` beside it (D62): a
+    TypeError for another type, an OptionError naming ``name`` for both."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be a uts58.{kind.__name__}, not {type(value).__name__}")
+    if options:
+        raise OptionError(
+            f"{caller}: give a {name} or {what}, not both "
+            f"(got {name}= and {', '.join(sorted(options))}); use {name}.with_options(...)",
+            option=name,
+        )
     return value

@@ -3,128 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import codecs
 import json
-import os
-import secrets
-import stat
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager, suppress
-from typing import IO, Any, NoReturn, TextIO
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
 
 from . import __version__
-from ._decoding import check_utf8, decode
-from .conformance import TEST_VERSIONS, mark_links, run_detection_file, run_formatting_file
+from ._cli_detect import run_detect
+from ._cli_io import STDIN, CLIError, check_inputs, encodable, output, pieces_of, read_text, stdin
+from .conformance import TEST_VERSIONS, run_detection_file, run_formatting_file
 from .detection import Finder, why_not
 from .email import format_email
-from .errors import DecodeError, OptionError, TLDListError
+from .errors import OptionError, TLDListError
 from .formatting import format_url
-from .linkifier import linkify, with_policy_extensions
-from .offsets import UNITS, link_offsets, unit_length
+from .linkifier import Linkifier, with_policy_extensions
+from .offsets import UNITS
 from .options import DEFAULT_SCHEMES, PRESETS, _scheme_set
-from .parallel import DEFAULT_BLOCK, Block, BlockResult, detect_blocks, plan_blocks
+from .parallel import DEFAULT_BLOCK
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
-from .security import Policy, admitted, check_link
-from .stream import _pieces
+from .security import Policy, check_link
 from .tlds import TldSource, default_source, load_source
 
 __all__ = ["main"]
-
-
-STDIN = "-"  # as a file name: standard input
-READ_SIZE = 1 << 18  # bytes per read of a streamed input
-
-
-class CLIError(Exception):
-    """A one-line error for the user; the command exits with status 2."""
-
-
-def _stdin() -> IO[bytes]:
-    return sys.stdin.buffer
-
-
-def read_text(path: str, errors: str = "strict") -> str:
-    """A UTF-8 file's text (``-``: standard input's), or CLIError naming the file (and byte offset)."""
-    try:
-        if path == STDIN:
-            data, path = _stdin().read(), "<stdin>"
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
-    except OSError as exc:
-        raise CLIError(f"{path}: {exc.strerror or exc}") from None
-    try:
-        return decode(data, path, errors=errors)
-    except DecodeError as exc:
-        raise CLIError(str(exc)) from None
-
-
-def _text_chunks(f: IO[bytes], name: str, errors: str) -> Iterator[str]:
-    """The text of a binary file, read ``READ_SIZE`` bytes at a time; an
-    undecodable byte raises CLIError with its offset in the whole input."""
-    decoder = codecs.getincrementaldecoder("utf-8")(errors)
-    fed = 0  # bytes read before this read
-    while True:
-        try:
-            data = f.read(READ_SIZE)
-        except OSError as exc:
-            raise CLIError(f"{name}: {exc.strerror or exc}") from None
-        pending = decoder.getstate()[0]  # bytes of an unfinished character, held by the decoder
-        try:
-            text = decoder.decode(data, final=not data)
-        except UnicodeDecodeError as exc:
-            raise CLIError(str(DecodeError(name, fed - len(pending) + exc.start, exc.reason))) from None
-        fed += len(data)
-        if text:
-            yield text
-        if not data:
-            return
-
-
-def _pieces_of(name: str, errors: str) -> Iterator[str]:
-    """The text of input ``name`` (``-``: standard input) in pieces cut after
-    white space (:func:`uts58.stream._pieces`): no link crosses a cut, and
-    memory holds a read plus the longest run without white space."""
-    if name == STDIN:
-        yield from _pieces(_text_chunks(_stdin(), "<stdin>", errors))
-        return
-    try:
-        f = open(name, "rb")
-    except OSError as exc:
-        raise CLIError(f"{name}: {exc.strerror or exc}") from None
-    with f:
-        yield from _pieces(_text_chunks(f, name, errors))
-
-
-def _streamed(name: str) -> bool:
-    """Standard input, or a file that can be read only once (a FIFO, ``<(cmd)``, /dev/stdin)."""
-    if name == STDIN:
-        return True
-    try:
-        return not stat.S_ISREG(os.stat(name).st_mode)
-    except OSError:
-        return False  # reported when the file is opened
-
-
-def _check_inputs(names: list[str], errors: str) -> None:
-    """Every regular file can be read and (with ``errors="strict"``) is UTF-8:
-    checked before anything is written.  Streams are checked as they are read."""
-    for name in names:
-        if _streamed(name):
-            continue
-        try:
-            if errors == "strict":
-                check_utf8(name)
-            else:
-                with open(name, "rb"):
-                    pass
-        except OSError as exc:
-            raise CLIError(f"{name}: {exc.strerror or exc}") from None
-        except DecodeError as exc:
-            raise CLIError(str(exc)) from None
 
 
 def _is_email(arg: str) -> bool:
@@ -155,160 +56,25 @@ def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
-def _cmd_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    finder, policy = args.finder, args.policy_object
-    if args.jobs < 1:
-        raise CLIError("--jobs must be at least 1")
-    if args.block_size < 1:
-        raise CLIError("--block-size must be at least 1")
-    if args.offsets != "codepoints" and not args.json:
-        raise CLIError("--offsets applies to --json output only")
-    names = args.files or [STDIN]
-    # Check every file before writing anything: an unreadable or undecodable
-    # input stops the command with no partial output.
-    _check_inputs(names, args.errors)
-    streamed = [_streamed(name) for name in names]
-    plans: list[list[Block]] = []
-    for name, stream in zip(names, streamed, strict=True):
-        try:
-            plans.append([] if stream else plan_blocks(name, args.block_size))
-        except OSError as exc:
-            raise CLIError(f"{name}: {exc.strerror or exc}") from None
-    progress = _progress(sum(b.end - b.start for blocks in plans for b in blocks), err)
-    i = 0
-    while i < len(names):
-        if streamed[i]:
-            # Read once, in this process, piece by piece, with offsets into the whole input.
-            base = 0
-            for piece in _pieces_of(names[i], args.errors):
-                links = _records(piece, finder, policy)
-                _write_links(out, args, piece, links, names[i], base)
-                base += unit_length(piece, args.offsets)
-            i += 1
-            continue
-        j = i  # a run of regular files: their blocks go to the pool together
-        while j < len(names) and not streamed[j]:
-            j += 1
-        blocks = [block for plan in plans[i:j] for block in plan]
-        # --offsets utf8|utf16 converts with the block's text, so it comes back (D74).
-        keep_text = not args.json or args.offsets != "codepoints"
-        results = _block_results(blocks, finder, policy, args.jobs, keep_text, args.errors)
-        offset = 0  # characters (--offsets: units) before the block in its file
-        for result in results:
-            if result.block.start == 0:
-                offset = 0  # the first block of the next file
-            _write_links(out, args, result.text, result.links, result.block.path, offset)
-            offset += result.chars if result.text is None else unit_length(result.text, args.offsets)
-            progress(result.block.end - result.block.start)
-        i = j
-    progress(None)
-    return 0
-
-
-def _records(text: str, finder: Finder, policy: Policy | None) -> list[dict[str, Any]]:
-    """The records of the links of ``text``; with a policy, only those it
-    admits, as :func:`uts58.linkify` would link them (D87)."""
-    if policy is None:
-        return finder.records(text)
-    records, last = [], 0
-    for link in finder.find_links(text):
-        found = admitted(text, link, policy)
-        if found is not None and found.start >= last:  # (as linkify: the CJK adjustment moves starts only)
-            records.append(found.as_dict())
-            last = found.end
-    return records
-
-
-def _admitted_block(job: tuple[Block, Finder, Policy, bool, str]) -> BlockResult:
-    """:func:`uts58.parallel.detect_blocks`'s work on one block, with a policy (in a worker process)."""
-    block, finder, policy, keep_text, errors = job
-    with open(block.path, "rb") as f:
-        f.seek(block.start)
-        text = decode(f.read(block.end - block.start), block.path, block.start, errors)
-    return BlockResult(block, len(text), _records(text, finder, policy), text if keep_text else None)
-
-
-def _block_results(
-    blocks: list[Block], finder: Finder, policy: Policy | None, jobs: int, keep_text: bool, errors: str
-) -> Iterator[BlockResult]:
-    """The blocks' links in order, on ``jobs`` processes; the same finder everywhere."""
-    if policy is None:
-        yield from detect_blocks(blocks, finder=finder, jobs=jobs, keep_text=keep_text, errors=errors)
-        return
-    work = [(block, finder, policy, keep_text, errors) for block in blocks]
-    if jobs <= 1:
-        yield from map(_admitted_block, work)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_admitted_block, work, chunksize=1)
-
-
-def _write_links(
-    out: TextIO, args: argparse.Namespace, text: str | None, links: list[dict[str, Any]], name: str, base: int
-) -> None:
-    if args.json:
-        spans = [(r["start"], r["end"]) for r in links]
-        if args.offsets != "codepoints":  # D74
-            assert text is not None
-            spans = link_offsets(text, spans, args.offsets)
-        # Every record names its input, "-" for standard input (D88); a name
-        # that is not UTF-8 (bytes read with surrogateescape) is written as
-        # JSON escapes, which json.loads and os.fsencode give back.
-        ascii_only = not _encodable(name)
-        for record, (start, end) in zip(links, spans, strict=True):
-            record = {"file": name, **record, "start": start + base, "end": end + base}  # D33, D88
-            out.write(json.dumps(record, ensure_ascii=ascii_only) + "\n")
-    else:
-        assert text is not None
-        out.write(mark_links(text, ((r["start"], r["end"]) for r in links)))
-
-
-def _encodable(s: str) -> bool:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _progress(total: int, err: TextIO) -> Callable[[int | None], None]:
-    """A progress bar on a terminal (tqdm, when installed); nothing otherwise."""
-    if not (hasattr(err, "isatty") and err.isatty()):
-        return lambda done: None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return lambda done: None
-    bar = tqdm(total=total, unit="B", unit_scale=True, file=err, desc="uts58 detect")
-
-    def update(done: int | None) -> None:
-        if done is None:
-            bar.close()
-        else:
-            bar.update(done)
-
-    return update
-
-
 _POLICIES = {"strict": Policy.strict, "default": Policy.default, "none": Policy.none}
 
 
 def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     names = args.files or [STDIN]
-    _check_inputs(names, args.errors)
-    options = args.linkify_options
+    check_inputs(names, args.errors)
+    linkifier: Linkifier = args.linkifier
     if args.html:
         from .html5 import linkify_html  # (selectolax loads only for --html: D31)
 
         # D88: each input is one fragment, read whole: an element, a comment or
         # a <pre> may run over any number of lines, so no cut is safe.
         for name in names:
-            out.write(linkify_html(read_text(name, args.errors), **options))
+            out.write(linkify_html(read_text(name, args.errors), linkifier=linkifier))
         return 0
     for name in names:
-        # linkify of the pieces, joined, is linkify of the whole: no link crosses white space.
-        for piece in _pieces_of(name, args.errors):
-            out.write(linkify(piece, **options))
+        # The pieces linkified, joined, are the whole linkified: no link crosses white space.
+        for piece in pieces_of(name, args.errors):
+            out.write(linkifier.render(piece))
     return 0
 
 
@@ -379,7 +145,7 @@ def _cmd_tlds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         try:
             if args.file == STDIN:
-                source = load_source(_stdin().read(), name="<stdin>")
+                source = load_source(stdin().read(), name="<stdin>")
             else:
                 source = load_source(args.file)
         except OSError as exc:
@@ -437,23 +203,22 @@ def _positive(value: str) -> int:
 
 
 def _attr(value: str) -> tuple[str, str]:
-    """``--attr NAME=VALUE``, checked as ``linkify(attrs=...)`` checks it."""
+    """``--attr NAME=VALUE``, checked as ``Linkifier(attrs=...)`` checks it."""
     name, eq, attr_value = value.partition("=")
     if not eq:
         raise argparse.ArgumentTypeError(f"{value!r} is not NAME=VALUE")
-    if not _encodable(value):  # (an argument of bytes that are not UTF-8: the output could not hold it)
+    if not encodable(value):  # (an argument of bytes that are not UTF-8: the output could not hold it)
         raise argparse.ArgumentTypeError(f"{value!r} is not UTF-8")
     try:
-        linkify("", attrs={name: attr_value})
+        Linkifier(attrs={name: attr_value})
     except (OptionError, TypeError) as exc:
         raise argparse.ArgumentTypeError(str(exc).removeprefix("attrs: ")) from None
     return name, attr_value
 
 
-# Which option a library error is about, from the keyword its message starts
-# with (OptionError and TypeError name the keyword argument): a combination
-# of options the parser let through is reported with the option's name.
-_OPTION_OF = {
+# The flag of each keyword argument a library error names (OptionError.option):
+# a combination of options the parser let through is reported with its flag.
+_FLAG_OF = {
     "schemes": "--schemes",
     "known_tlds": "--tlds",
     "attrs": "--attr",
@@ -472,11 +237,9 @@ _OPTION_OF = {
 
 
 def _usage_error(parser: argparse.ArgumentParser, exc: Exception) -> NoReturn:
-    """Exit 2 with a usage error naming the option ``exc`` (a library error) is about."""
-    message = str(exc)
-    keyword = message.split(":", 1)[0].split(" ", 1)[0]
-    option = _OPTION_OF.get(keyword)
-    parser.error(f"argument {option}: {message}" if option else message)
+    """Exit 2 with a usage error naming the flag of the option ``exc`` (a library error) is about."""
+    flag = _FLAG_OF.get(getattr(exc, "option", None) or "")
+    parser.error(f"argument {flag}: {exc}" if flag else str(exc))
 
 
 def _prepare(args: argparse.Namespace) -> None:
@@ -490,7 +253,7 @@ def _prepare(args: argparse.Namespace) -> None:
         if args.tlds == STDIN and STDIN in names:
             parser.error("argument --tlds: - (standard input) is the input to read already; give the list as a file")
         try:
-            source = load_source(_stdin().read(), name="<stdin>") if args.tlds == STDIN else load_source(args.tlds)
+            source = load_source(stdin().read(), name="<stdin>") if args.tlds == STDIN else load_source(args.tlds)
         except OSError as exc:
             parser.error(f"argument --tlds: {args.tlds}: {exc.strerror or exc}")
         except (TLDListError, TypeError) as exc:
@@ -532,15 +295,16 @@ def _prepare(args: argparse.Namespace) -> None:
         "kinds": ("url", "email") if args.only is None else (args.only[:-1],),
         "policy": policy,
         "finder": args.finder,
+        "format": "markdown" if args.markdown else "html",
     }
-    if not args.html:
-        options["format"] = "markdown" if args.markdown else "html"
     for keyword, value in (("rel", args.rel), ("target", args.target)):
         if value is not None:
             options[keyword] = value
     if args.external_only or args.internal_host:
         options["external_only"] = args.external_only
         options["internal_hosts"] = args.internal_host
+    if args.html:
+        options["link_text"] = "original"  # (linkify_html's: a link keeps the text that was there)
     if args.truncate_location is not None and args.truncate is None:
         parser.error("argument --truncate-location: needs --truncate N")
     display: dict[str, Any] = {}
@@ -554,10 +318,9 @@ def _prepare(args: argparse.Namespace) -> None:
     if display:
         options["display"] = display
     try:
-        linkify("", **options)  # every check linkify makes, before any input is read
+        args.linkifier = Linkifier(**options)  # every check, once, before any input is read
     except (OptionError, TypeError) as exc:
         _usage_error(parser, exc)
-    args.linkify_options = options
 
 
 def _finder_of(args: argparse.Namespace, policy: Policy | None, **options: Any) -> Finder:
@@ -706,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _detection_options(p, linkify=False)
     _io_options(p)
-    p.set_defaults(run=_cmd_detect, prepare=_prepare, parser=p)
+    p.set_defaults(run=run_detect, prepare=_prepare, parser=p)
 
     p = sub.add_parser("linkify", help="write text files (or standard input) as HTML or Markdown with links")
     p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - (or none): standard input, streamed")
@@ -795,78 +558,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@contextmanager
-def _output(path: str | None) -> Iterator[tuple[TextIO, bool]]:
-    """(stream, atomic): standard output, or ``path``.
-
-    A regular file (or a new one) is written atomically (D37, D50): a temporary file in
-    its directory, with the file's mode (a new file: 0666 less the umask),
-    renamed over it only when the command ends well; on any error or Ctrl-C
-    it is removed and ``path`` is untouched.  A symlink is followed: its
-    target is written so, the link stays.  What is not a regular file (a
-    FIFO, /dev/null, a terminal) is written through as the output comes,
-    like standard output; it is never renamed over.
-    """
-    if path is None:
-        yield sys.stdout, False
-        return
-    target = os.path.realpath(path)
-    try:
-        mode: int | None = os.stat(target).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as exc:
-        raise CLIError(f"{path}: {exc.strerror or exc}") from None
-    if mode is not None and stat.S_ISDIR(mode):
-        raise CLIError(f"{path}: Is a directory")
-    if mode is not None and not stat.S_ISREG(mode):
-        try:  # no O_CREAT, no O_TRUNC: write into what is there
-            fd = os.open(target, os.O_WRONLY | os.O_NOCTTY)
-        except OSError as exc:
-            raise CLIError(f"{path}: {exc.strerror or exc}") from None
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            yield f, False
-        return
-    fd, tmp = _temporary(os.path.dirname(target), path)
-    try:
-        if mode is not None:
-            os.fchmod(fd, stat.S_IMODE(mode))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            yield f, True
-            f.flush()
-            os.fsync(f.fileno())  # the data is on disk before the name points to it
-        os.replace(tmp, target)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _temporary(directory: str, path: str) -> tuple[int, str]:
-    """A new file in ``directory`` created with mode 0666, which the kernel
-    reduces by the umask (tempfile.mkstemp would make it 0600)."""
-    for _ in range(100):
-        tmp = os.path.join(directory, f".uts58-{secrets.token_hex(6)}.tmp")
-        try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666), tmp
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise CLIError(f"{path}: {exc.strerror or exc}") from None
-    raise CLIError(f"{path}: no free temporary name in {directory}")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     prepare = getattr(args, "prepare", None)
-    output = getattr(args, "output", None)
+    destination = getattr(args, "output", None)
     try:
         if prepare is not None:
             prepare(args)  # usage errors (exit 2) before any input is read or output opened
-        with _output(output) as (out, atomic):
+        with output(destination) as (out, atomic):
             status: int = args.run(args, out, sys.stderr)
             if status != 0 and atomic:
-                raise CLIError(f"not writing {output}: the command failed")
+                raise CLIError(f"not writing {destination}: the command failed")
     except CLIError as exc:
         sys.stderr.write(f"uts58 {args.command}: {exc}\n")
         return 2
@@ -878,7 +580,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 1
     except OSError as exc:  # writing the output failed (a full disk, …)
-        sys.stderr.write(f"uts58 {args.command}: {output or '<stdout>'}: {exc.strerror or exc}\n")
+        sys.stderr.write(f"uts58 {args.command}: {destination or '<stdout>'}: {exc.strerror or exc}\n")
         return 2
     return status
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ._checks import check_str
+from ._checks import check_str, given_alone
 from ._kernels import Scan, candidate_scan, speedups
 from .caches import bounded
-from .errors import OptionError
+from .errors import OptionError, about
 from .evidence import CODE_TLDS, PLACEHOLDER, address_evidence, evidence, placeholder
 from .formatting import SPECIAL_SCHEMES
 from .hosts import (
@@ -30,9 +30,10 @@ from .hosts import (
     default_tlds,
     domain_rules,
     host_patterns,
+    host_span,
     normalize_tlds,
 )
-from .link import Host, HostKind, Kind, Link, _host, link_forms
+from .link import Host, HostKind, Kind, Link, _detected_link, _host, link_forms
 from .options import (
     _DEFAULTS,
     _FLAGS,
@@ -45,7 +46,7 @@ from .options import (
     file_extension_set,
 )
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
-from .runs import _CJK_RANGES, _SCAN_CLASSES, _candidate_pattern, _rejected_run, _schemed_host
+from .runs import _CJK_RANGES, _SCAN_CLASSES, _candidate_pattern, _rejected_run, _schemed_host, cjk_boundary_start
 from .scanner import _NO_LINKS, _link_of, _place_of, _Scanner
 
 if sys.version_info >= (3, 11):
@@ -152,6 +153,7 @@ class Finder:
     file_names: bool
     bare_domains: bool
     cjk_prose: bool
+    cjk_boundary: bool
     if TYPE_CHECKING:
         # What _fill builds from the options (no dataclass fields: neither
         # compared, hashed, shown nor pickled).
@@ -191,18 +193,21 @@ class Finder:
         file_names: bool = True,
         bare_domains: bool = True,
         cjk_prose: bool = False,
+        cjk_boundary: bool = False,
     ) -> None:
         flags = (
             *(urls, emails, require_scheme, bare_ipv4, bare_localhost, single_label_hosts),
-            *(file_names, bare_domains, cjk_prose),
+            *(file_names, bare_domains, cjk_prose, cjk_boundary),
         )
         for name, flag in zip(_FLAGS, flags, strict=True):
             if not isinstance(flag, bool):
                 raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
         wanted = _scheme_set(schemes)
         tlds = None if known_tlds is None else normalize_tlds(known_tlds)
-        props = link_properties(unicode_version)
-        extensions = CODE_TLDS if file_extensions is None else file_extension_set(file_extensions)
+        with about("unicode_version"):
+            props = link_properties(unicode_version)
+        with about("file_extensions"):
+            extensions = CODE_TLDS if file_extensions is None else file_extension_set(file_extensions)
         values = (*flags[:2], wanted, require_scheme, tlds, *flags[3:6], extensions, props.version, *flags[6:])
         _fill(self, values)
 
@@ -233,7 +238,7 @@ class Finder:
         if not isinstance(name, str):
             raise TypeError(f"name must be str, not {type(name).__name__}")
         if name not in PRESETS:
-            raise OptionError(f"preset: {name!r} is not one of {', '.join(sorted(PRESETS))}")
+            raise OptionError(f"preset: {name!r} is not one of {', '.join(sorted(PRESETS))}", option="preset")
         _check_names(changes, "preset")
         return cls(**{**PRESETS[name], **changes})
 
@@ -262,12 +267,14 @@ class Finder:
         first = self._candidate.search(text)
         if first is None:
             return _NO_LINKS  # (issue 14: a text with no candidate costs one scan, no scanner)
-        return _Scanner(text, self, _link_of).links(self.urls, self.emails, first)
+        links = _Scanner(text, self, _link_of).links(self.urls, self.emails, first)
+        return cjk_boundary_links(self, text, links) if self.cjk_boundary else links
 
     def find_urls(self, text: str) -> Iterator[Link]:
         """:meth:`find_links`, URLs only."""
         check_str(text, "text")
-        return _Scanner(text, self, _link_of).links(self.urls, False)
+        links = _Scanner(text, self, _link_of).links(self.urls, False)
+        return cjk_boundary_links(self, text, links) if self.cjk_boundary else links
 
     def find_emails(self, text: str) -> Iterator[Link]:
         """:meth:`find_links`, email addresses only."""
@@ -277,11 +284,15 @@ class Finder:
     def spans(self, text: str) -> Iterator[Span]:
         """:meth:`find_links` as ``(start, end, kind)`` only: no :class:`Link` is made."""
         check_str(text, "text")  # (here, at the call: the loop below runs at the first next())
+        if self.cjk_boundary:
+            return (Span(link.start, link.end, link.kind) for link in self.find_links(text))
         return (Span(p.start, p.end, p.kind) for p in _Scanner(text, self, _place_of).links(self.urls, self.emails))
 
     def has_links(self, text: str) -> bool:
         """Whether :meth:`find_links` finds a link: the scan stops at the first."""
         check_str(text, "text")
+        if self.cjk_boundary:
+            return next(self.find_links(text), None) is not None
         return next(_Scanner(text, self, _place_of).links(self.urls, self.emails), None) is not None
 
     def why_not(self, text: str) -> list[tuple[str, str]]:
@@ -305,7 +316,23 @@ class Finder:
         """
         if not isinstance(text, str):
             return []
-        return [link.as_dict() for link in _Scanner(text, self, _link_of).links(self.urls, self.emails)]
+        return [link.as_dict() for link in self.find_links(text)]
+
+
+def cjk_boundary_links(finder: Finder, text: str, links: Iterable[Link]) -> Iterator[Link]:
+    """§8 (D107): each scheme-less URL of ``finder`` started at its last CJK
+    boundary (the ``cjk_boundary`` option); one whose host is then invalid
+    (with the finder's TLDs) is left out."""
+    for link in links:
+        if link.kind == "url" and link.scheme is None:
+            start, host_end = cjk_boundary_start(text, link.start, link.text, finder.unicode_version)
+            if start != link.start:
+                host = host_span(text, start, host_end, finder._rules)
+                if host is None:
+                    continue
+                adjusted = Host(host[2], host[1], "domain")
+                link = _detected_link(finder, start, link.end, "url", text[start : link.end], None, adjusted)
+        yield link
 
 
 def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
@@ -360,7 +387,7 @@ def _restore(values: tuple[Any, ...]) -> Finder:
     crafted pickle may not name ``javascript`` among the schemes)."""
     # (a finder pickled before issue 22 holds the first 10: the options added
     # since are at the end, and take their defaults)
-    if not isinstance(values, tuple) or len(values) not in (10, len(OPTION_NAMES)):
+    if not isinstance(values, tuple) or len(values) not in (10, 13, len(OPTION_NAMES)):
         raise TypeError(f"a pickled Finder holds {len(OPTION_NAMES)} options")
     return Finder(**dict(zip(OPTION_NAMES[: len(values)], values, strict=True)))
 
@@ -410,14 +437,7 @@ def resolve_finder(finder: object, options: Mapping[str, Any], caller: str) -> F
     if finder is None:
         return finder_for(options, caller)
     _check_names(options, caller)
-    if not isinstance(finder, Finder):
-        raise TypeError(f"finder must be a uts58.Finder, not {type(finder).__name__}")
-    if options:
-        raise OptionError(
-            f"{caller}: give a finder or detection options, not both "
-            f"(got finder= and {', '.join(sorted(options))}); use finder.with_options(...)"
-        )
-    return finder
+    return given_alone(finder, Finder, "finder", options, caller, "detection options")
 
 
 def why_not(text: str, finder: Finder | None = None) -> list[tuple[str, str]]:

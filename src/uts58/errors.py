@@ -15,6 +15,9 @@ URLError True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 __all__ = [
     "AddressError",
     "ConformanceFileError",
@@ -34,7 +37,33 @@ class UTS58Error(ValueError):
 class OptionError(UTS58Error):
     """An argument or option value uts58 does not accept: a scheme it never
     links, an unknown kind, format or policy level, an attribute name, a
-    Unicode version it has no data for."""
+    Unicode version it has no data for.  ``option`` names the keyword
+    argument it is about (``"rel"``, ``"schemes"``), when there is one.
+
+    >>> import uts58
+    >>> try:
+    ...     uts58.Linkifier(kinds=["phone"])
+    ... except uts58.OptionError as exc:
+    ...     print(exc.option)
+    kinds
+    """
+
+    option: str | None
+
+    def __init__(self, *args: object, option: str | None = None) -> None:
+        super().__init__(*args)
+        self.option = option
+
+
+@contextmanager
+def about(option: str) -> Iterator[None]:
+    """An OptionError raised inside names ``option`` unless it names one already."""
+    try:
+        yield
+    except OptionError as exc:
+        if exc.option is None:
+            exc.option = option
+        raise
 
 
 class OffsetError(UTS58Error):

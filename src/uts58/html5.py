@@ -17,18 +17,23 @@ linkifier writes its own idea of the tree back.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
 from ._checks import check_str
 from ._htmlcost import parse_cost
 from ._rawhtml import RAW_TEXT
-from .detection import Finder, Link
 from .errors import OptionError
-from .linkifier import Callback, linkify, split_options
+from .linkifier import Linkifier, LinkifierOptions, adapter_linkifier
 from .options import prefilter
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
+    from typing_extensions import Unpack
 
 __all__ = ["ALWAYS_SKIPPED", "DEFAULT_SKIP_TAGS", "linkify_html"]
 
@@ -81,20 +86,20 @@ def linkify_html(
     *,
     skip_tags: Iterable[str] = DEFAULT_SKIP_TAGS,
     context: str = "div",
-    link_text: str = "original",
-    callback: Callback | None = None,
-    **options: Any,
+    linkifier: Linkifier | None = None,
+    **options: Unpack[LinkifierOptions],
 ) -> str:
     """Linkify the text of an HTML fragment, parsed as ``<context>.innerHTML``.
 
     Text inside ``skip_tags`` (default :data:`DEFAULT_SKIP_TAGS`: ``pre``,
     ``code``, ``button``; :data:`ALWAYS_SKIPPED` — ``a``, raw text, ``template``,
-    ``svg``/``math``, ``select`` — is always skipped) is left alone.  Each link
-    keeps the text it had (``link_text="display"`` shows the §4 display form
-    instead, as ``display=`` does: the display form shortened).  ``options``
-    are those of :func:`uts58.linkify` (``attrs``, ``rel``, ``target``,
+    ``svg``/``math``, ``select`` — is always skipped) is left alone.  The
+    links are those of ``linkifier`` (a :class:`uts58.Linkifier`), or of the
+    options of one as keyword arguments (``attrs``, ``rel``, ``target``,
     ``display``, ``callback``, ``kinds``, ``policy``, ``finder`` or
-    ``schemes``, ...).
+    ``schemes``, ...), not both.  Each link keeps the text it had
+    (``link_text="display"`` shows the §4 display form instead, as
+    ``display=`` does: the display form shortened).
 
     The output is the parser's serialization of the linkified tree: the same
     DOM as the input plus the links.  A fragment without links is returned
@@ -106,18 +111,18 @@ def linkify_html(
     """
     check_str(fragment, "fragment")
     check_str(context, "context")
-    check_str(link_text, "link_text")
     if isinstance(skip_tags, str):
         raise TypeError("skip_tags must be an iterable of tag names, not a str")
     if options.get("format", "html") != "html":
-        raise OptionError("linkify_html writes HTML: format must be 'html'")
+        raise OptionError("linkify_html writes HTML: format must be 'html'", option="format")
     if not _TAG_NAME.match(context):
-        raise OptionError(f"context must be an HTML element name, not {context!r}")
-    if link_text not in ("original", "display"):
-        raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}")
+        raise OptionError(f"context must be an HTML element name, not {context!r}", option="context")
     skip = {_tag_name(t) for t in skip_tags} | ALWAYS_SKIPPED
-    convert, finder = _converter(link_text, callback, options)
+    linker = adapter_linkifier(linkifier, dict(options), "linkify_html")
+    if linker.format != "html":
+        raise OptionError("linkify_html writes HTML: the linkifier's format must be 'html'", option="linkifier")
     context = context.lower()
+    finder = linker.finder
     may_link = prefilter(finder.schemes, finder.bare_localhost)
     if context in skip or not may_link.search(fragment) or _UNFAITHFUL.search(fragment):
         return fragment
@@ -132,7 +137,7 @@ def linkify_html(
     try:
         tree = LexborHTMLParser(fragment, is_fragment=True, fragment_tag=context, scripting=True, options=_OPTIONS)
     except ValueError:
-        raise OptionError(f"context: the HTML parser does not know the element {context!r}") from None
+        raise OptionError(f"context: the HTML parser does not know the element {context!r}", option="context") from None
     # With a <noscript>, linked only if both readings serialize alike.
     before = (tree.html or "") if noscript else ""
     changed = False
@@ -140,8 +145,8 @@ def linkify_html(
         text = node.text_content
         if not text or not may_link.search(text):
             continue
-        snippet = convert(text)
-        if snippet is None:
+        snippet = linker.render(text)
+        if "<a " not in snippet:
             continue
         parts = _parse_snippet(snippet)
         if parts is None:
@@ -175,30 +180,6 @@ def _tag_name(tag: object) -> str:
     if not isinstance(tag, str):
         raise TypeError(f"skip_tags must hold tag names (str), not {type(tag).__name__}")
     return tag.lower()
-
-
-def _converter(link_text: str, callback: Callback | None, options: dict[str, Any]) -> tuple[Any, Finder]:
-    """text -> the HTML that :func:`linkify` makes of it, or None when it has
-    no link, and the finder it detects with; bad options fail here, before
-    anything is parsed."""
-    cb = callback
-    # D90: with display= a link shows its shortened display form (the text
-    # that was there has no form to shorten: its escapes are the writer's).
-    if link_text == "original" and options.get("display") is None:
-
-        def keep_text(link: Link, attrs: dict[str, str]) -> dict[str, str] | None:
-            attrs["_text"] = link.text
-            return attrs if callback is None else callback(link, attrs)
-
-        cb = keep_text
-    linkify("", callback=callback, **options)  # validates every option (the caller's callback too, D84)
-    own, finder = split_options(options, "linkify_html")  # (the finder once, not per text node)
-
-    def convert(text: str) -> str | None:
-        html = linkify(text, callback=cb, finder=finder, **own)
-        return html if "<a " in html else None
-
-    return convert, finder
 
 
 def _text_nodes(first: LexborNode | None, skip: set[str]) -> list[LexborNode]:

@@ -2,7 +2,7 @@
 
 >>> from markdown_it import MarkdownIt
 >>> import uts58.markdown_it
->>> md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin)
+>>> md = MarkdownIt().use(uts58.markdown_it.plugin)
 >>> md.render("See https://ja.wikipedia.org/wiki/アルベルト)アインシュタイン")
 '<p>See <a href="https://ja.wikipedia.org/wiki/%E3%82%A2%E3%83%AB%E3%83%99%E3%83%AB%E3%83%88">https://ja.wikipedia.org/wiki/アルベルト</a>)アインシュタイン</p>\\n'
 
@@ -31,18 +31,19 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
-from ._checks import check_str
+from ._checks import check_str, given_alone
 from ._linkify_it import LinkifyItMatch
 from ._rawhtml import RawHtml
+from .anchor import Anchor
 from .caches import bounded
-from .detection import Finder, Link, finder_for, resolve_finder
+from .detection import Finder, finder_for, resolve_finder
 from .errors import OptionError
 from .hosts import normalize_tlds
-from .linkifier import with_policy_extensions
+from .linkifier import Linkifier, LinkifyOptions, OutputOptions, with_policy_extensions
 from .options import prefilter
-from .security import Policy, admitted, escape_bidi_controls
+from .security import Policy, escape_bidi_controls
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -62,52 +63,52 @@ _SOURCE = "uts58.markdown_it:source"
 _OPTIONS = ("fuzzy_link", "fuzzy_email", "fuzzy_ip", "---")
 
 
-class LinkifyItOptions(TypedDict, total=False):
-    """The detection options :class:`Linkify` takes as keyword arguments
-    (the TLDs come with :meth:`Linkify.tlds`; any option with ``finder=``)."""
+class LinkifyItOptions(LinkifyOptions, OutputOptions, total=False):
+    """The options :class:`Linkify` takes as keyword arguments: detection
+    options (the TLDs come with :meth:`Linkify.tlds`; any option with
+    ``finder=``), ``urls`` and ``emails``, and the output options of
+    :class:`uts58.Linkifier` (``attrs``, ``rel``, ``target``,
+    ``external_only``, ``internal_hosts``, ``callback``, ``display``,
+    ``link_text``, ``kinds``)."""
 
-    schemes: Iterable[str]
-    require_scheme: bool
     urls: bool
     emails: bool
-    unicode_version: str
-    preset: str  # Finder.preset: "gfm" for GitHub's autolinks (D97)
-    file_extensions: Iterable[str] | None
-    file_names: bool
-    bare_domains: bool
-    cjk_prose: bool
 
 
-_OPTION_NAMES = frozenset(LinkifyItOptions.__annotations__)
+# The options that go to the Linkifier (markdown-it writes the HTML: no format).
+_OUTPUT_NAMES = frozenset(OutputOptions.__annotations__) - {"format"}
+# (the TLDs come with Linkify.tlds, as in linkify-it-py)
+_DETECTION_NAMES = frozenset(LinkifyOptions.__annotations__) - {"known_tlds"} | {"urls", "emails"}
 
 
 class _Found:
-    """What one scan of one source string found: the links that pass the
-    policy, by position."""
+    """What one scan of one source string found: the anchors of the links
+    that pass the policy, by position."""
 
-    __slots__ = ("_matches", "at_colon", "at_start", "links")
+    __slots__ = ("_matches", "anchors", "at_colon", "at_start")
 
-    def __init__(self, links: list[Link]) -> None:
-        self.links = links
-        self.at_start = {link.start: link for link in links if link.kind == "url" and link.scheme}
-        self.at_colon = {link.start + len(link.scheme or ""): link for link in self.at_start.values()}
+    def __init__(self, anchors: list[Anchor]) -> None:
+        self.anchors = anchors
+        self.at_start = {a.start: a for a in anchors if a.link.kind == "url" and a.link.scheme}
+        self.at_colon = {a.start + len(a.link.scheme or ""): a for a in self.at_start.values()}
         self._matches: tuple[LinkifyItMatch, ...] | None = None
 
     @property
     def matches(self) -> tuple[LinkifyItMatch, ...]:
-        # Built on first use: the inline rule needs no href of the links it does not take.
+        # Built on first use: the inline rule needs no match of the links it does not take.
         matches = self._matches
         if matches is None:
-            matches = self._matches = tuple(_match(link) for link in self.links)
+            matches = self._matches = tuple(_match(anchor) for anchor in self.anchors)
         return matches
 
 
-def _match(link: Link) -> LinkifyItMatch:
+def _match(anchor: Anchor) -> LinkifyItMatch:
+    link = anchor.link
     if link.kind == "email":
         schema = "mailto:"
     else:
         schema = link.scheme.lower() + ":" if link.scheme else ""
-    return LinkifyItMatch(schema, link.start, link.end, link.text, link.text, link.href)
+    return LinkifyItMatch(schema, link.start, link.end, link.text, link.text, anchor.href)
 
 
 class Linkify:
@@ -127,28 +128,43 @@ class Linkify:
     """
 
     def __init__(
-        self, policy: Policy | None = None, *, finder: Finder | None = None, **options: Unpack[LinkifyItOptions]
+        self,
+        policy: Policy | None = None,
+        *,
+        finder: Finder | None = None,
+        linkifier: Linkifier | None = None,
+        **options: Unpack[LinkifyItOptions],
     ) -> None:
+        for name in options:
+            if name not in _DETECTION_NAMES and name not in _OUTPUT_NAMES:
+                raise TypeError(f"Linkify() got an unexpected keyword argument {name!r}")
+        output: dict[str, Any] = {name: value for name, value in options.items() if name in _OUTPUT_NAMES}
+        detection = {name: value for name, value in options.items() if name not in _OUTPUT_NAMES}
+        if linkifier is not None:
+            given = [*options, *(["policy"] if policy is not None else []), *(["finder"] if finder is not None else [])]
+            given_alone(linkifier, Linkifier, "linkifier", given, "Linkify", "its options")
+            policy, finder = linkifier.policy, linkifier.finder
+            output = {name: getattr(linkifier, name) for name in _OUTPUT_NAMES if name in Linkifier.__slots__}
         self._policy = Policy.default() if policy is None else policy
         if not isinstance(self._policy, Policy):
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-        for name in options:
-            if name not in _OPTION_NAMES:
-                raise TypeError(f"Linkify() got an unexpected keyword argument {name!r}")
         # Without a finder, detection takes the policy's file extensions if it
         # has its own (D27, D97).
         self._follow_policy = finder is None
         if finder is None:
             # (the file extensions of the options alone, for a policy without its own)
-            self._own_extensions = finder_for(options, "Linkify").file_extensions
-            self._finder = finder_for(with_policy_extensions(options, self._policy, "Linkify"), "Linkify")
+            self._own_extensions = finder_for(detection, "Linkify").file_extensions
+            self._finder = finder_for(with_policy_extensions(detection, self._policy, "Linkify"), "Linkify")
         else:
-            self._finder = resolve_finder(finder, options, "Linkify")
+            self._finder = resolve_finder(finder, detection, "Linkify")
+        # The output options, checked now (a Linkifier made of them and the finder).
+        self._output = {"link_text": "original", **output}
         self._fuzzy_email = True
         self._changed()
 
     def _changed(self) -> None:
         """Forget what was found: the options changed."""
+        self._linkifier = Linkifier(finder=self._finder, policy=self._policy, **self._output)
         # Thread-safe and bounded; a fresh cache per set of options.
         self._found = bounded(16, "markdown-it scans")(self._scan)
         self._suffix: tuple[str, _Found] | None = None
@@ -187,25 +203,27 @@ class Linkify:
         self._finder = self._finder.with_options(**changes)
         self._changed()
 
-    def _scan(self, text: str) -> _Found:
-        policy = self._policy
-        links = []
-        last = 0
-        for link in self._finder.find_links(text):
-            if link.kind == "email" and link.scheme is None and not self._fuzzy_email:
-                continue
-            found = admitted(text, link, policy)
-            if found is None or found.start < last:
-                continue
-            links.append(found)
-            last = found.end
-        return _Found(links)
+    @property
+    def linkifier(self) -> Linkifier:
+        """The :class:`uts58.Linkifier` whose anchors are the links (its
+        finder and policy are :attr:`finder` and :attr:`policy`)."""
+        return self._linkifier
 
-    def _text(self, text: str) -> str:
-        """The text of a link as shown: Bidi controls escaped where the policy says so."""
+    def _scan(self, text: str) -> _Found:
+        fuzzy_email = self._fuzzy_email
+        return _Found(
+            [a for a in self._linkifier.anchors(text) if fuzzy_email or a.link.kind != "email" or a.link.scheme]
+        )
+
+    def _text(self, anchor: Anchor, normalized: str) -> str:
+        """What a link shows: markdown-it's normalized text of the link as
+        found, with Bidi controls escaped where the policy says so; or the
+        anchor's text when ``display``, ``link_text`` or a callback changed it."""
+        if anchor.text != anchor.link.text:
+            return anchor.text
         if self._policy.bidi == "escape":
-            return escape_bidi_controls(text, unicode_version=self._finder.unicode_version)
-        return text
+            return escape_bidi_controls(normalized, unicode_version=self._finder.unicode_version)
+        return normalized
 
     # -- linkify-it-py's interface ---------------------------------------
 
@@ -216,7 +234,7 @@ class Linkify:
 
     def test(self, text: str) -> bool:
         """Does the text hold a link (that passes the policy)?"""
-        return bool(self._found(check_str(text, "text")).links)
+        return bool(self._found(check_str(text, "text")).anchors)
 
     def match(self, text: str) -> list[LinkifyItMatch] | None:
         """The links of the text, in order, or None."""
@@ -237,9 +255,10 @@ class Linkify:
             offset = 0
             found = self._found(text)
             self._suffix = (text, found)
-        link = found.at_start.get(offset)
-        if link is None:
+        anchor = found.at_start.get(offset)
+        if anchor is None:
             return None
+        link = anchor.link
         end = link.end - offset
         return LinkifyItMatch((link.scheme or "").lower() + ":", 0, end, link.text, link.text, link.text)
 
@@ -441,9 +460,10 @@ def _inline_rule(state: Any, silent: bool) -> bool:
     src = state.src
     if pos + 3 > state.posMax or not src.startswith("://", pos):
         return False
-    link = linkify._found(src).at_colon.get(pos)
-    if link is None:
+    anchor = linkify._found(src).at_colon.get(pos)
+    if anchor is None:
         return False
+    link = anchor.link
     context = state.env.get(_CONTEXT)
     if context is not None and not context.linkable(state.tokens):
         return False  # inside <textarea>, <code>, a comment…: the core rule would not link it
@@ -455,7 +475,7 @@ def _inline_rule(state: Any, silent: bool) -> bool:
         return False
     if len(pending) > k and pending[len(pending) - k - 1] in _SCHEME_CHARS:
         return False
-    url, href = link.text, link.href
+    url, href = link.text, anchor.href
     if url.endswith("*"):  # markdown-it: a '*' at the end is emphasis, not URL
         url = href = url.rstrip("*")
     end = link.start + len(url)
@@ -467,12 +487,12 @@ def _inline_rule(state: Any, silent: bool) -> bool:
     if not silent:
         state.pending = pending[: len(pending) - k]
         token = state.push("link_open", "a", 1)
-        token.attrs = {"href": full_url}
+        token.attrs = {"href": full_url, **anchor.attrs}
         token.markup = "linkify"
         token.info = "auto"
         token.meta = {**(token.meta or {}), _SOURCE: src[link.start : end]}
         token = state.push("text", "", 0)
-        token.content = linkify._text(md.normalizeLinkText(url))
+        token.content = linkify._text(anchor, md.normalizeLinkText(url))
         token = state.push("link_close", "a", -1)
         token.markup = "linkify"
         token.info = "auto"
@@ -557,17 +577,18 @@ def _link_text(state: Any, linkify: Linkify, token: Any, before: Any) -> list[An
     markdown-it's core rule does."""
     md = state.md
     text = token.content
-    matches = linkify._found(text).matches
+    found = linkify._found(text)
+    pairs = list(zip(found.matches, found.anchors, strict=True))
     # markdown-it: no link right after an escape ("http\://x.com" stays text).
-    if matches and matches[0].index == 0 and before is not None and before.type == "text_special":
-        matches = matches[1:]
-    if not matches:
+    if pairs and pairs[0][0].index == 0 and before is not None and before.type == "text_special":
+        pairs = pairs[1:]
+    if not pairs:
         return None
     make = type(token)
     level = token.level
     nodes: list[Any] = []
     last = 0
-    for match in matches:
+    for match, anchor in pairs:
         full_url = md.normalizeLink(match.url)
         if not md.validateLink(full_url):
             continue
@@ -583,10 +604,10 @@ def _link_text(state: Any, linkify: Linkify, token: Any, before: Any) -> list[An
         if match.index > last:
             nodes.append(_token(make, "text", "", 0, level, content=text[last : match.index]))
         link_open = _token(make, "link_open", "a", 1, level, markup="linkify", info="auto")
-        link_open.attrs = {"href": full_url}
+        link_open.attrs = {"href": full_url, **anchor.attrs}
         link_open.meta = {_SOURCE: match.raw}
         nodes.append(link_open)
-        nodes.append(_token(make, "text", "", 0, level + 1, content=linkify._text(url_text)))
+        nodes.append(_token(make, "text", "", 0, level + 1, content=linkify._text(anchor, url_text)))
         nodes.append(_token(make, "link_close", "a", -1, level, markup="linkify", info="auto"))
         last = match.last_index
     if not nodes:
@@ -608,17 +629,27 @@ def _token(make: Any, kind: str, tag: str, nesting: int, level: int, **fields: s
 
 
 def plugin(md: Any, policy: Policy | None = None, **options: Any) -> None:
-    """``md.use(uts58.markdown_it.plugin)``: make ``linkify`` use uts58.
-    Enable linkify as usual: ``MarkdownIt(..., {"linkify": True}).enable("linkify")``.
+    """``md.use(uts58.markdown_it.plugin)``: markdown-it's ``linkify``,
+    detected by uts58, turned on (its option and its two rules: no need to
+    enable them as well).
 
-    ``options`` are those of :class:`Linkify` (``finder=`` or detection options).  What was set on the
+    ``options`` are those of :class:`Linkify`: ``linkifier=`` (a
+    :class:`uts58.Linkifier`), or ``finder=`` or detection options, and the
+    output options (``attrs``, ``rel``, ``target``, ``callback``,
+    ``display``, ``link_text``, ``preset``…).  What was set on the
     linkify-it-py object in ``md.linkify`` (``md.linkify.set(…)``,
-    ``.tlds(…)``, ``.add(…)``) is kept (:meth:`Linkify.adopt`)."""
+    ``.tlds(…)``, ``.add(…)``) is kept (:meth:`Linkify.adopt`).
+
+    >>> from markdown_it import MarkdownIt
+    >>> MarkdownIt().use(plugin, rel="nofollow").render("see bücher.de")
+    '<p>see <a href="https://xn--bcher-kva.de/" rel="nofollow">bücher.de</a></p>\\n'
+    """
     linkify = Linkify(policy, **options)
     old = getattr(md, "linkify", None)
     if old is not None and not isinstance(old, Linkify):
         linkify.adopt(old)
     md.linkify = linkify
+    md.options["linkify"] = True
     md.core.ruler.at("linkify", _core_rule)
     if "uts58_context" not in md.core.ruler.get_all_rules():
         md.core.ruler.before("inline", "uts58_context", _context_rule)
@@ -626,6 +657,7 @@ def plugin(md: Any, policy: Policy | None = None, **options: Any) -> None:
         md.inline.ruler.at("linkify", _inline_rule)
     except KeyError:
         pass  # markdown-it-py before 3.0 has no inline linkify rule
+    md.enable("linkify", ignoreInvalid=True)
 
 
 def use(md: Any, policy: Policy | None = None, **options: Any) -> Any:

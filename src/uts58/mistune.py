@@ -45,19 +45,16 @@ from __future__ import annotations
 import html
 import re
 import sys
-from bisect import bisect_right
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import MutableMapping
 from typing import TYPE_CHECKING, Any
 
 import mistune
 from mistune.util import unescape
 
 from ._rawhtml import RawHtml
-from .detection import Finder, Link
-from .display import DisplayOptions
-from .linkifier import Callback, LinkifyOptions, adapter_settings, apply_callback, shown
+from .linkifier import Linkifier, LinkifierOptions, adapter_linkifier
 from .options import prefilter
-from .security import Policy, admitted
+from .textview import TextView
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -99,14 +96,16 @@ class _Frame:
 class LinkifyPlugin:
     """``mistune.create_markdown(plugins=[LinkifyPlugin(...)])``: a mistune 3 plugin.
 
-    Options as :func:`uts58.linkify`: ``policy``, ``attrs``, ``rel``,
-    ``target``, ``external_only``, ``internal_hosts``, ``callback``,
-    ``kinds``, ``display``, and ``finder`` or the detection options
-    (``schemes``, ``require_scheme``, ``unicode_version``…); wrong ones
-    raise the same errors.  As :class:`uts58.python_markdown.LinkifyExtension`,
-    a link keeps the text that was there; ``link_text="display"`` shows the
-    §4 display form (with Bidi controls escaped where the policy says so),
-    and ``display=`` its shortened form.
+    ``linkifier``: a :class:`uts58.Linkifier`; or its options as keyword
+    arguments, as :func:`uts58.linkify` takes them (``policy``, ``attrs``,
+    ``rel``, ``target``, ``external_only``, ``internal_hosts``,
+    ``callback``, ``kinds``, ``display``, and ``finder`` or the detection
+    options), not both; wrong ones raise the same errors.  As
+    :class:`uts58.python_markdown.LinkifyExtension`, a link keeps the text
+    that was there (``link_text="original"``, the default with keyword
+    options); ``link_text="display"`` shows the §4 display form (with Bidi
+    controls escaped where the policy says so), and ``display=`` its
+    shortened form.
 
     >>> import mistune
     >>> md = mistune.create_markdown(plugins=[LinkifyPlugin(attrs={"rel": "nofollow"})])
@@ -118,41 +117,10 @@ class LinkifyPlugin:
      title="example.com/a/long/path">example.com/a/lon…</a></p>\\n'
     """
 
-    def __init__(
-        self,
-        *,
-        policy: Policy | None = None,
-        attrs: Mapping[str, str] | None = None,
-        callback: Callback | None = None,
-        kinds: Iterable[str] = ("url", "email"),
-        link_text: str = "original",
-        finder: Finder | None = None,
-        rel: str | None = None,
-        target: str | None = None,
-        external_only: bool = False,
-        internal_hosts: Iterable[str] = (),
-        display: DisplayOptions | None = None,
-        **options: Unpack[LinkifyOptions],
-    ) -> None:
-        (self.policy, self.attributes, self.callback, self.kinds, self.finder, self.link_text, self.shortening) = (
-            adapter_settings(
-                "LinkifyPlugin",
-                policy=policy,
-                attrs=attrs,
-                callback=callback,
-                kinds=kinds,
-                link_text=link_text,
-                finder=finder,
-                rel=rel,
-                target=target,
-                external_only=external_only,
-                internal_hosts=internal_hosts,
-                display=display,
-                options=options,
-            )
-        )
-        self.schemes = self.finder.schemes
-        self._may_link = prefilter(self.finder.schemes, self.finder.bare_localhost)
+    def __init__(self, *, linkifier: Linkifier | None = None, **options: Unpack[LinkifierOptions]) -> None:
+        self.linkifier = adapter_linkifier(linkifier, dict(options), "LinkifyPlugin")
+        finder = self.linkifier.finder
+        self._may_link = prefilter(finder.schemes, finder.bare_localhost)
 
     def __call__(self, md: mistune.Markdown) -> None:
         """Install on ``md`` (again: these options replace the others)."""
@@ -247,59 +215,31 @@ class LinkifyPlugin:
 
     def _link_run(self, run: list[Token], escaped: bool) -> list[Token] | None:
         """The tokens of one text run with its links (None: no link)."""
-        pieces = [token["raw"] for token in run]
-        source = "".join(pieces)
+        source = "".join(token["raw"] for token in run)
         if not self._may_link.search(source):
             return None
         # Without escaping, mistune's HTMLRenderer.text decodes character references.
-        if escaped or "&" not in source:
-            view, to_source = source, None
-        else:
-            view, to_source = _view(source)
-        policy = self.policy
+        view = TextView.plain(source) if escaped or "&" not in source else _view(source)
         out: list[Token] = []
-        done = done_source = 0  # in the view, in the source
-        for link in self.finder.find_links(view):
-            if link.kind not in self.kinds:
-                continue
-            candidate = admitted(view, link, policy)
-            if candidate is None or candidate.start < done:
-                continue
-            start, end = candidate.start, candidate.end
-            s: int | None = start
-            e: int | None = end
-            if to_source is not None:
-                s, e = to_source(start), to_source(end)
-            if s is None or e is None:
-                continue  # the link starts or ends inside a character reference
-            anchor = self._anchor(candidate, source[s:e], escaped)
-            if anchor is None:
-                continue
-            if s > done_source:
-                out.append({"type": "text", "raw": source[done_source:s]})
-            out.append(anchor)
-            done, done_source = end, e
+        done = 0  # in the source
+        for s, e, anchor, original in view.anchors(self.linkifier):
+            # The text that was there, references as written, or what the anchor shows (D90, a callback).
+            text = source[s:e] if original else _raw_text(anchor.text, escaped)
+            if s > done:
+                out.append({"type": "text", "raw": source[done:s]})
+            out.append(
+                {
+                    "type": LINK_TOKEN,
+                    "children": [{"type": "text", "raw": text}],
+                    "attrs": {"href": anchor.href, **anchor.attrs},
+                }
+            )
+            done = e
         if not out:
             return None
-        if done_source < len(source):
-            out.append({"type": "text", "raw": source[done_source:]})
+        if done < len(source):
+            out.append({"type": "text", "raw": source[done:]})
         return out
-
-    def _anchor(self, link: Link, source: str, escaped: bool) -> Token | None:
-        """The token of ``link``, whose text in the run was ``source``."""
-        display, title = shown(link, self.shortening, self.policy)
-        # D90: with display= the shortened display form replaces the text that was there.
-        text = source if self.link_text == "original" and self.shortening is None else _raw_text(display, escaped)
-        href = link.href
-        attrs = self.attributes.of(link, title)  # (shared: read, not changed; apply_callback copies it)
-        if self.callback is not None:
-            result = apply_callback(self.callback, link, href, attrs, display, self.schemes)  # D28
-            if result is None:
-                return None
-            href, attrs, new_text = result
-            if new_text != display:
-                text = _raw_text(new_text, escaped)
-        return {"type": LINK_TOKEN, "children": [{"type": "text", "raw": text}], "attrs": {"href": href, **attrs}}
 
 
 def _escapes(renderer: Any) -> bool:
@@ -324,38 +264,19 @@ def _raw_text(shown: str, escaped: bool) -> str:
     return shown if escaped else shown.replace("&", "&amp;")
 
 
-def _view(source: str) -> tuple[str, Callable[[int], int | None]]:
-    """The text as read (character references decoded as mistune does) and
-    the map from its offsets to the source's (None inside a reference)."""
-    view_starts = [0]
-    source_starts = [0]
-    plain = [True]
-    parts: list[str] = []
-    v = s = 0
+def _view(source: str) -> TextView:
+    """The text as read: character references decoded as mistune decodes them."""
+    pieces: list[tuple[str, str | None]] = []
+    done = 0
     for m in _CHARREF.finditer(source):
         value = unescape(m.group())
         if value == m.group():
             continue  # not a reference mistune knows: plain text
-        parts.append(source[s : m.start()])
-        v += m.start() - s
-        view_starts.append(v)
-        source_starts.append(m.start())
-        plain.append(False)
-        parts.append(value)
-        v += len(value)
-        s = m.end()
-        view_starts.append(v)
-        source_starts.append(s)
-        plain.append(True)
-    parts.append(source[s:])
-
-    def to_source(offset: int) -> int | None:
-        k = bisect_right(view_starts, offset) - 1
-        if plain[k]:
-            return source_starts[k] + offset - view_starts[k]
-        return source_starts[k] if offset == view_starts[k] else None
-
-    return "".join(parts), to_source
+        pieces.append((source[done : m.start()], None))
+        pieces.append((m.group(), value))
+        done = m.end()
+    pieces.append((source[done:], None))
+    return TextView(pieces)
 
 
 def _render_html(renderer: Any, text: str, /, **attrs: str) -> str:

@@ -46,6 +46,7 @@ class FinderOptions(DetectionOptions, total=False):
     file_names: bool
     bare_domains: bool
     cjk_prose: bool
+    cjk_boundary: bool
     preset: str
 
 
@@ -63,6 +64,7 @@ OPTION_NAMES = (
     "file_names",
     "bare_domains",
     "cjk_prose",
+    "cjk_boundary",
 )
 _FLAGS = (
     "urls",
@@ -74,6 +76,7 @@ _FLAGS = (
     "file_names",
     "bare_domains",
     "cjk_prose",
+    "cjk_boundary",
 )
 # Named option sets (D97): Finder.preset(name).
 PRESETS: dict[str, dict[str, Any]] = {
@@ -100,6 +103,7 @@ _DEFAULTS: dict[str, object] = {
     "file_names": True,
     "bare_domains": True,
     "cjk_prose": False,
+    "cjk_boundary": False,
 }
 
 
@@ -111,10 +115,13 @@ def _scheme_set(schemes: object) -> frozenset[str]:
     wanted = frozenset(check_str(s, "schemes[]").lower().removesuffix(":") for s in schemes)
     bad = sorted(s for s in wanted if not _SCHEME_SYNTAX.fullmatch(s))
     if bad:
-        raise OptionError(f"schemes: {bad} are not URL schemes (a letter, then letters, digits, '+', '-' or '.')")
+        raise OptionError(
+            f"schemes: {bad} are not URL schemes (a letter, then letters, digits, '+', '-' or '.')", option="schemes"
+        )
     if wanted & FORBIDDEN_SCHEMES:
         raise OptionError(
-            f"schemes: {sorted(wanted & FORBIDDEN_SCHEMES)} are never linked (they run code or read local files)"
+            f"schemes: {sorted(wanted & FORBIDDEN_SCHEMES)} are never linked (they run code or read local files)",
+            option="schemes",
         )
     return wanted - {"mailto"}  # mailto: goes with email addresses, always
 

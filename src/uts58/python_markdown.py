@@ -36,8 +36,6 @@ import html
 import re
 import sys
 import xml.etree.ElementTree as etree
-from bisect import bisect_right
-from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from markdown import Markdown
@@ -46,11 +44,9 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import HTML_PLACEHOLDER_RE, AtomicString
 
 from ._rawhtml import RAW_TEXT, SKIPPED, RawHtml
-from .detection import Finder, Link
-from .display import DisplayOptions
-from .linkifier import Callback, LinkAttributes, LinkifyOptions, adapter_settings, apply_callback, shown
+from .linkifier import Linkifier, LinkifierOptions, adapter_linkifier
 from .options import prefilter
-from .security import Policy, admitted
+from .textview import TextView
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -78,28 +74,10 @@ def _tree_value(value: str) -> str:
 class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is untyped for mypy here)
     """Links the text of the tree (see the module's documentation)."""
 
-    def __init__(
-        self,
-        md: Markdown,
-        *,
-        policy: Policy,
-        attributes: LinkAttributes,
-        callback: Callback | None,
-        kinds: frozenset[str],
-        finder: Finder,
-        link_text: str,
-        shortening: DisplayOptions | None = None,
-    ) -> None:
+    def __init__(self, md: Markdown, *, linkifier: Linkifier) -> None:
         super().__init__(md)
-        self.link_text = link_text
-        self.policy = policy
-        self.attributes = attributes
-        self.shortening = shortening
-        self.callback = callback
-        self.kinds = kinds
-        self.finder = finder
-        self.schemes = finder.schemes
-        self.may_link = prefilter(finder.schemes, finder.bare_localhost)
+        self.linkifier = linkifier
+        self.may_link = prefilter(linkifier.finder.schemes, linkifier.finder.bare_localhost)
         self._raw = RawHtml()
         self._stash: list[Any] = []
 
@@ -201,108 +179,39 @@ class LinkifyTreeprocessor(Treeprocessor):  # type: ignore[misc]  # (markdown is
         """Links in one run of text and entities (``source`` is their
         concatenated source): the text before the first link, and the links
         with the text after each as its tail."""
-        if all(view is None for _, view in pieces):
-            view, to_source = source, None
-        else:
-            view, to_source = _view(pieces)
-        found = self.finder.find_links(view)
-        policy = self.policy
+        view = TextView(pieces)
         anchors: list[etree.Element] = []
         head = source
-        done = 0  # in the view
-        done_source = 0
-        for link in found:
-            if link.kind not in self.kinds:
-                continue
-            candidate = admitted(view, link, policy)
-            if candidate is None or candidate.start < done:
-                continue
-            start, end = candidate.start, candidate.end
-            if to_source is not None:
-                s, e = to_source(start), to_source(end)
-                if s is None or e is None:
-                    continue  # the link starts or ends inside an entity
-            else:
-                s, e = start, end
-            anchor = self._anchor(candidate, source[s:e])
-            if anchor is None:
-                continue
+        done = 0  # in the source
+        for s, e, anchor, original in view.anchors(self.linkifier):
+            element = etree.Element("a", {"href": _tree_value(anchor.href)})
+            for name, value in anchor.attrs.items():
+                element.set(name, _tree_value(value))
+            # The text that was there (its entities as written), or what the anchor shows (D90, a callback).
+            element.text = source[s:e] if original else _tree_value(anchor.text)
             if anchors:
-                anchors[-1].tail = source[done_source:s] or None
+                anchors[-1].tail = source[done:s] or None
             else:
                 head = source[:s]
-            anchors.append(anchor)
-            done, done_source = end, e
+            anchors.append(element)
+            done = e
         if anchors:
-            anchors[-1].tail = source[done_source:] or None
+            anchors[-1].tail = source[done:] or None
         return head, anchors
-
-    def _anchor(self, link: Link, source: str) -> etree.Element | None:
-        """The ``a`` element of ``link``, whose text in the tree was ``source``."""
-        shortening = self.shortening
-        if self.link_text == "original" and shortening is None:
-            display, text = link.text, source  # (source: with its entities as written)
-            title = None
-        else:
-            # D90: with display= the shortened display form replaces the text that was there.
-            display, title = shown(link, shortening, self.policy)
-            text = _tree_value(display)
-        href = link.href
-        attrs = self.attributes.of(link, title)  # (shared: read, not changed; apply_callback copies it)
-        if self.callback is not None:
-            result = apply_callback(self.callback, link, href, attrs, display, self.schemes)
-            if result is None:
-                return None
-            href, attrs, new_text = result
-            if new_text != display:
-                text = _tree_value(new_text)
-        element = etree.Element("a", {"href": _tree_value(href)})
-        for name, value in attrs.items():
-            element.set(name, _tree_value(value))
-        element.text = text
-        return element
-
-
-def _view(pieces: list[tuple[str, str | None]]) -> tuple[str, Callable[[int], int | None]]:
-    """The text as read (entities replaced by their characters) and the map
-    from its offsets to the source's (None inside an entity)."""
-    view_starts: list[int] = []
-    source_starts: list[int] = []
-    plain: list[bool] = []
-    parts: list[str] = []
-    v = s = 0
-    for source, entity in pieces:
-        shown = source if entity is None else entity
-        view_starts.append(v)
-        source_starts.append(s)
-        plain.append(entity is None)
-        parts.append(shown)
-        v += len(shown)
-        s += len(source)
-    view_starts.append(v)
-    source_starts.append(s)
-    plain.append(True)
-
-    def to_source(offset: int) -> int | None:
-        k = bisect_right(view_starts, offset) - 1
-        if plain[k]:
-            return source_starts[k] + offset - view_starts[k]
-        return source_starts[k] if offset == view_starts[k] else None
-
-    return "".join(parts), to_source
 
 
 class LinkifyExtension(Extension):  # type: ignore[misc]
     """``markdown.markdown(text, extensions=[LinkifyExtension(...)])``.
 
-    Options as :func:`uts58.linkify`: ``policy``, ``attrs``, ``rel``,
-    ``target``, ``external_only``, ``internal_hosts``, ``callback``,
-    ``kinds``, ``display``, and ``finder`` or the detection options
-    (``schemes``, ``require_scheme``, ``unicode_version``…); wrong ones
-    raise the same errors.  As :func:`uts58.linkify_html`, a link keeps
-    the text that was there; ``link_text="display"`` shows the §4 display form
-    (with Bidi controls escaped where the policy says so), and ``display=``
-    its shortened form.
+    ``linkifier``: a :class:`uts58.Linkifier`; or its options as keyword
+    arguments, as :func:`uts58.linkify` takes them (``policy``, ``attrs``,
+    ``rel``, ``target``, ``external_only``, ``internal_hosts``,
+    ``callback``, ``kinds``, ``display``, and ``finder`` or the detection
+    options), not both; wrong ones raise the same errors.  As
+    :func:`uts58.linkify_html`, a link keeps the text that was there
+    (``link_text="original"``, the default with keyword options);
+    ``link_text="display"`` shows the §4 display form (with Bidi controls
+    escaped where the policy says so), and ``display=`` its shortened form.
 
     >>> import markdown
     >>> markdown.markdown("x@example.com", extensions=[LinkifyExtension(attrs={"rel": "nofollow"})])
@@ -313,42 +222,13 @@ class LinkifyExtension(Extension):  # type: ignore[misc]
      title="example.com/a/long/path">example.com/a/lon…</a></p>'
     """
 
-    def __init__(
-        self,
-        *,
-        policy: Policy | None = None,
-        attrs: Mapping[str, str] | None = None,
-        callback: Callback | None = None,
-        kinds: Iterable[str] = ("url", "email"),
-        link_text: str = "original",
-        finder: Finder | None = None,
-        rel: str | None = None,
-        target: str | None = None,
-        external_only: bool = False,
-        internal_hosts: Iterable[str] = (),
-        display: DisplayOptions | None = None,
-        **options: Unpack[LinkifyOptions],
-    ) -> None:
+    def __init__(self, *, linkifier: Linkifier | None = None, **options: Unpack[LinkifierOptions]) -> None:
         super().__init__()
-        self.options = adapter_settings(
-            "LinkifyExtension",
-            policy=policy,
-            attrs=attrs,
-            callback=callback,
-            kinds=kinds,
-            link_text=link_text,
-            finder=finder,
-            rel=rel,
-            target=target,
-            external_only=external_only,
-            internal_hosts=internal_hosts,
-            display=display,
-            options=options,
-        )._asdict()
+        self.linkifier = adapter_linkifier(linkifier, dict(options), "LinkifyExtension")
 
     def extendMarkdown(self, md: Markdown) -> None:
         # After "unescape" (0): the text is what the reader sees.
-        md.treeprocessors.register(LinkifyTreeprocessor(md, **self.options), "uts58_linkify", -5)
+        md.treeprocessors.register(LinkifyTreeprocessor(md, linkifier=self.linkifier), "uts58_linkify", -5)
 
 
 def makeExtension(**kwargs: Any) -> LinkifyExtension:

@@ -3,18 +3,23 @@ pattern of a finder's options; runs of host characters, cut into clauses at
 ideographic full stops between CJK and ASCII labels (D22), refused at once
 when their last label is no TLD (D91); the host at the start of the run
 after ``://`` (D52); the end of a terminal escape sequence before a name
-(D100); where an address starts in unspaced CJK prose (D102); and the
-character classes the C scan is given (scheme characters, userinfo ends).
+(D100); where an address starts in unspaced CJK prose (D102); where a
+scheme-less host starts at a change between CJK and other characters (§8,
+the finder's ``cjk_boundary``); and the character classes the C scan is
+given (scheme characters, userinfo ends).
 """
 
 from __future__ import annotations
 
+import importlib
 import re
-from functools import lru_cache
+from bisect import bisect_right
+from functools import cache, lru_cache
 
 from ._regex import char_class
 from .hosts import LABEL_SEPARATORS, PATH_START, DomainRules, HostPatterns, host_span
 from .link import Host, HostKind, _host
+from .properties import _module_name
 
 # What ends userinfo (besides a space and "@"); no host character is one of them.
 _USERINFO_ENDS = frozenset("/?#\\[]")
@@ -176,3 +181,37 @@ def _schemed_kind(ascii_host: str) -> HostKind:
     if ascii_host[-1:].isdigit() and all(c in "0123456789." for c in ascii_host):
         return "ipv4"
     return "domain"
+
+
+# The host of a scheme-less URL's text: up to its path, query, fragment or port.
+_HOST_PART = re.compile(r"[^/?#:]*")
+
+
+@cache
+def _wide(version: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The ideographic and complex-context ranges (Line_Break ID, CJ, SA) of ``version``."""
+    flat = importlib.import_module(f"uts58._tables.security_{_module_name(version)}").WIDE
+    return flat[0::2], flat[1::2]
+
+
+def cjk_boundary_start(text: str, start: int, link_text: str, version: str) -> tuple[int, int]:
+    """§8: the start of a scheme-less URL at ``start`` moved to the last
+    change, inside its host, between an ideographic or complex-context
+    character and another (a label separator breaks adjacency); and where
+    the host ends."""
+    host_end = start + len(_HOST_PART.match(link_text).group())  # type: ignore[union-attr]
+    starts, ends = _wide(version)
+    moved = start
+    wide_before = None
+    for i in range(start, host_end):
+        ch = text[i]
+        if ch in LABEL_SEPARATORS:
+            wide_before = None  # characters on both sides of a separator are not adjacent
+            continue
+        cp = ord(ch)
+        k = bisect_right(starts, cp) - 1
+        wide = k >= 0 and cp <= ends[k]
+        if wide_before is not None and wide != wide_before:
+            moved = i
+        wide_before = wide
+    return moved, host_end

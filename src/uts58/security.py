@@ -22,12 +22,13 @@ from functools import cache, lru_cache
 from typing import Literal
 
 from .caches import bounded
-from .detection import Finder
+from .detection import Finder, cjk_boundary_links
 from .errors import OptionError
 from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span
-from .link import Host, Link, _detected_link
+from .link import Link
 from .options import file_extension_set
 from .properties import DEFAULT_UNICODE_VERSION, _module_name
+from .runs import cjk_boundary_start
 
 __all__ = [
     "DEFAULT_FILE_EXTENSIONS",
@@ -98,10 +99,13 @@ class Policy:
       ``file_names``, D97), and the policy checks none.  A set of TLDs:
       links written without a scheme, ``www.`` or a path under them are
       rejected (``helpers.py``), and :func:`uts58.linkify` detects with them.
-    * ``cjk_boundary``: move the start of a scheme-less domain to the last
-      change between ideographic/complex-context and other characters
-      (``ウェブサイトはexample.com`` links ``example.com``); off by default
-      because it also cuts ``最高のSONY製品.com`` to ``製品.com``.
+    * ``cjk_boundary``: :func:`uts58.linkify` and the adapters detect with
+      ``Finder(cjk_boundary=True)``: the start of a scheme-less domain
+      moves to the last change between ideographic/complex-context and
+      other characters (``ウェブサイトはexample.com`` links ``example.com``);
+      off by default because it also cuts ``最高のSONY製品.com`` to
+      ``製品.com``.  Detection's rule since issue 24 (D107): the policy only
+      asks for it.
     * ``max_url_length``, ``max_email_length``: in characters, or None.
     """
 
@@ -167,7 +171,6 @@ _MOVED_TO_FINDER = frozenset({"known_tlds", "unicode_version"})
 class _Data:
     allowed: tuple[tuple[int, ...], tuple[int, ...]]
     bidi: re.Pattern[str]
-    wide: tuple[tuple[int, ...], tuple[int, ...]]
     script_starts: tuple[int, ...]
     script_ends: tuple[int, ...]
     script_codes: tuple[int, ...]
@@ -188,7 +191,6 @@ def _data(version: str) -> _Data:
     return _Data(
         allowed=pairs(mod.ALLOWED),
         bidi=re.compile(f"[{bidi}]"),
-        wide=pairs(mod.WIDE),
         script_starts=mod.SCRIPTS[0::3],
         script_ends=mod.SCRIPTS[1::3],
         script_codes=mod.SCRIPTS[2::3],
@@ -394,9 +396,9 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
     not hold two adjacent characters of which one is ideographic or complex
     context (Line_Break ID, CJ, SA) and the other is not.  Returns the
     adjusted link, the same link when nothing moves, or None when what is
-    left is not a valid domain (with the TLDs of ``link.finder``).
-    ``policy`` is not read: the TLDs and the Unicode version are the
-    finder's (D65); it stays for callers that pass it.
+    left is not a valid domain (with the TLDs of ``link.finder``).  What
+    ``Finder(cjk_boundary=True)`` does to every link it finds (D107);
+    ``policy`` is not read (D65), it stays for callers that pass it.
 
     >>> from uts58 import find_links
     >>> text = "ウェブサイトはexample.com です。"
@@ -405,51 +407,32 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
     """
     if link.kind != "url" or link.scheme is not None:
         return link
+    finder = link.finder
+    if finder is not None:
+        return next(cjk_boundary_links(finder, text, (link,)), None)
+    # A hand-built link (D64): its domain validated with the default TLDs.
     version = link.unicode_version
-    data = _data(version)
-    host_len = len(re.match(r"[^/?#:]*", link.text).group())  # type: ignore[union-attr]
-    start = link.start
-    wide_before = None
-    for i in range(link.start, link.start + host_len):
-        ch = text[i]
-        if ch in LABEL_SEPARATORS:
-            wide_before = None  # characters on both sides of a separator are not adjacent
-            continue
-        wide = _in(data.wide, ord(ch))
-        if wide_before is not None and wide != wide_before:
-            start = i
-        wide_before = wide
+    start, host_end = cjk_boundary_start(text, link.start, link.text, version)
     if start == link.start:
         return link
-    # The domain left is validated with the TLDs of the finder that found
-    # the link (the default ones for a hand-built link, D64).
-    finder = link.finder
-    tlds = default_tlds() if finder is None else finder.tlds
-    host = host_span(text, start, link.start + host_len, domain_rules(tlds, version))
+    host = host_span(text, start, host_end, domain_rules(default_tlds(), version))
     if host is None:
         return None
-    if finder is None:
-        return Link(
-            start, link.end, "url", text[start : link.end], None, host[2], ascii_host=host[1], unicode_version=version
-        )
-    adjusted = Host(host[2], host[1], "domain")
-    return _detected_link(finder, start, link.end, "url", text[start : link.end], None, adjusted)
+    return Link(
+        start, link.end, "url", text[start : link.end], None, host[2], ascii_host=host[1], unicode_version=version
+    )
 
 
-def admitted(text: str, link: Link, policy: Policy, memo: dict[tuple[object, ...], bool] | None = None) -> Link | None:
-    """``link`` as the policy lets it be linked in ``text`` (its start moved by
-    the §8 CJK boundary adjustment when that is on), or None when a check
-    fails: the one filter of linkify and the Markdown adapters.  ``memo``: the
-    answers for links already checked in this text (a link a finder made is
-    judged by what it holds: the same text, scheme and host, the same answer)."""
-    found = adjust_cjk_start(text, link, policy=policy) if policy.cjk_boundary else link
-    if found is None:
-        return None
-    if memo is None or found.finder is None:
-        return None if _check(found, policy) else found
-    host = found.host
-    key = (found.kind, found.text, found.scheme, host.unicode, host.ascii, host.kind, found.unicode_version)
+def admitted(link: Link, policy: Policy, memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+    """Does ``link`` pass the policy: the one filter of linkify and the
+    adapters.  ``memo``: the answers for links already checked in this text
+    (a link a finder made is judged by what it holds: the same text, scheme
+    and host, the same answer)."""
+    if memo is None or link.finder is None:
+        return not _check(link, policy)
+    host = link.host
+    key = (link.kind, link.text, link.scheme, host.unicode, host.ascii, host.kind, link.unicode_version)
     ok = memo.get(key)
     if ok is None:
-        ok = memo[key] = not _check(found, policy)
-    return found if ok else None
+        ok = memo[key] = not _check(link, policy)
+    return ok

@@ -1,0 +1,284 @@
+"""What goes on an ``<a>``: its href, attributes and text (D28, D82-D84, D90).
+
+The pieces every output of uts58 shares, whatever it writes (HTML,
+Markdown, markdown-it tokens, mistune tokens, an element tree):
+:class:`LinkAttributes` (``attrs`` and the ``rel``/``target`` presets, with
+``external_only``), the callback and its checks (:func:`apply_callback`,
+:func:`safe_href`), what a link shows (:func:`shown`), and the
+:class:`Anchor` that :meth:`uts58.Linkifier.anchors` yields.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import NamedTuple
+
+from ._checks import check_str
+from .detection import Link
+from .display import DisplayOptions, shorten_checked
+from .errors import OptionError
+from .hosts import domain_to_ascii
+from .options import FORBIDDEN_SCHEMES
+from .security import Policy, escape_bidi_controls
+from .whatwg import ip_host
+
+__all__ = ["Anchor", "Callback", "LinkAttributes", "apply_callback", "check_callback", "safe_href", "shown"]
+
+# callback(link, attrs) -> attrs, or None to leave the link as plain text.
+# attrs holds "href", the extra attributes, and "_text" (the link text).
+Callback = Callable[[Link, dict[str, str]], "dict[str, str] | None"]
+
+ATTR_NAME = re.compile(r"[A-Za-z_:][-A-Za-z0-9_:.]*\Z")
+_IMPLIED_SCHEMES = frozenset({"https", "http", "mailto"})
+_HREF_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+# The first segment of a relative href: a character reference there
+# ("javascript&colon;x") is a scheme to a renderer that decodes twice (mistune).
+_FIRST_SEGMENT = re.compile(r"[^/?#]*")
+# Controls and spaces are never in a serialized URL; a lone surrogate is
+# dropped by HTML serializers and UTF-8 encoders ("\udcffjavascript:").
+_CONTROL_OR_SPACE = re.compile("[\x00-\x20\x7f\ud800-\udfff]")
+
+
+class Anchor(NamedTuple):
+    """One link as an output writes it (:meth:`uts58.Linkifier.anchors`):
+    where it is in the text (``start``, ``end``), the :class:`~uts58.Link`
+    found there, the ``href``, the other attributes (``rel``, ``target``,
+    ``title``…; a dict to read, not to change) and the ``text`` it shows,
+    all after the policy, the presets, ``display`` and the callback."""
+
+    start: int
+    end: int
+    link: Link
+    href: str
+    attrs: Mapping[str, str]
+    text: str
+
+
+def check_callback(callback: object) -> None:
+    """TypeError unless ``callback`` is None or callable (checked before any
+    detection, by linkify and the adapters)."""
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be callable, not {type(callback).__name__}")
+
+
+def apply_callback(
+    callback: Callback, link: Link, href: str, attrs: Mapping[str, str], text: str, schemes: frozenset[str]
+) -> tuple[str, dict[str, str], str] | None:
+    """What ``callback(link, attrs)`` makes of a link (D28, D84): its href,
+    attributes and text (``"_text"``), or None to leave the link as text, as
+    also when the href is missing or empty, an attribute name is not a plain
+    name or is an ``on…`` handler, or the href fails :func:`safe_href`.
+    A callback that returns neither a mapping nor None, or a key or value
+    that is not a str, raises TypeError; what the callback raises goes
+    through unchanged."""
+    changed = callback(link, {"href": href, **attrs, "_text": text})
+    if changed is None:
+        return None
+    if not isinstance(changed, Mapping):
+        raise TypeError(f"callback must return a mapping of attributes or None, not {type(changed).__name__}")
+    result: dict[str, str] = {}
+    for key, value in changed.items():
+        # D84: no str() of what the callback returns: {"href": None} is a bug to report, not an href "None".
+        if not isinstance(key, str):
+            raise TypeError(f"callback returned a key that is not str: {key!r}")
+        if not isinstance(value, str):
+            raise TypeError(f"callback returned {type(value).__name__} for {key!r}, not str")
+        result[key] = value
+    href = result.pop("href", "")
+    text = result.pop("_text", text)
+    if any(not ATTR_NAME.match(name) or name.lower().startswith("on") for name in result):
+        return None
+    if not href or not safe_href(href, schemes):
+        return None
+    return href, result, text
+
+
+def safe_href(href: str, schemes: frozenset[str]) -> bool:
+    """``href`` holds no control or space (D19), and either has no scheme
+    (a relative URL: ``/out?to=x``, ``?ref=1``, ``#x``, ``//cdn.example/x``,
+    D84) or has one of the enabled ``schemes`` or a scheme of the hrefs
+    uts58 writes itself (``https:`` and ``http:`` for links written without
+    one, ``mailto:``), never javascript:, data:, vbscript: or file:.
+
+    >>> safe_href("/out?to=https%3A%2F%2Fx.example", frozenset()), safe_href("JavaScript:x", frozenset({"https"}))
+    (True, False)
+    """
+    # The WHATWG URL parser strips leading C0 controls and spaces and removes
+    # tabs and newlines anywhere: refusing them all, the scheme the parser
+    # sees is the one this match sees (its "scheme state").
+    if _CONTROL_OR_SPACE.search(href):
+        return False
+    m = _HREF_SCHEME.match(href)
+    if m is None:
+        # No scheme: relative to the page (D84), unless its first segment
+        # holds "&" or ":", which a decoding renderer could make a scheme of.
+        first = _FIRST_SEGMENT.match(href)
+        return first is None or not any(c in first.group() for c in "&:")
+    scheme = m.group(1).lower()
+    return (scheme in schemes or scheme in _IMPLIED_SCHEMES) and scheme not in FORBIDDEN_SCHEMES
+
+
+class LinkAttributes:
+    """The attributes of each link's ``<a>`` (D82, D83): ``attrs`` on every
+    link as given, and the ``rel`` and ``target`` presets on every link or,
+    with ``external_only``, only on URLs whose host is not internal.
+    ``target="_blank"`` adds ``noopener`` to ``rel``.  Checked and built
+    once (``internal_hosts`` converted to A-labels once); :meth:`of` costs a
+    few set lookups per link.
+
+    >>> from uts58 import find_links
+    >>> la = LinkAttributes(rel="nofollow", target="_blank", external_only=True, internal_hosts=["bücher.de"])
+    >>> [la.of(link) for link in find_links("a.xn--bcher-kva.de other.org x@other.org")]
+    [{}, {'rel': 'nofollow noopener', 'target': '_blank'}, {}]
+    """
+
+    __slots__ = (
+        "_depth",
+        "_domains",
+        "_ips",
+        "_longest",
+        "external_only",
+        "inside",
+        "inside_html",
+        "outside",
+        "outside_html",
+    )
+
+    def __init__(
+        self,
+        attrs: Mapping[str, str] | None = None,
+        *,
+        rel: str | None = None,
+        target: str | None = None,
+        external_only: bool = False,
+        internal_hosts: Iterable[str] = (),
+    ) -> None:
+        if attrs is not None and not isinstance(attrs, Mapping):
+            raise TypeError(f"attrs must be a mapping, not {type(attrs).__name__}")
+        inside = dict(attrs or {})
+        for name, value in inside.items():
+            if not isinstance(name, str) or not ATTR_NAME.match(name) or name.lower() == "href":
+                raise OptionError(f"attrs: {name!r} is not an attribute name linkify may set", option="attrs")
+            check_str(value, f"attrs[{name!r}]")
+        if not isinstance(external_only, bool):
+            raise TypeError(f"external_only must be bool, not {type(external_only).__name__}")
+        outside = dict(inside)
+        rel_key = "rel"
+        for name, preset in (("rel", rel), ("target", target)):
+            if preset is None:
+                continue
+            check_str(preset, name)
+            given = next((key for key in inside if key.lower() == name), None)
+            if given is not None:
+                raise OptionError(f"{name} is given twice (as {name}= and in attrs[{given!r}])", option=name)
+            outside[name] = preset
+        if rel is None:
+            rel_key = next((key for key in inside if key.lower() == "rel"), "rel")
+        # D82: a page opened by target=_blank gets no window.opener (tabnabbing).
+        if target is not None and target.lower() == "_blank":
+            tokens = outside.get(rel_key, "").split()
+            if "noopener" not in (t.lower() for t in tokens):
+                outside[rel_key] = " ".join([*tokens, "noopener"])
+        if external_only and rel is None and target is None:
+            raise OptionError("external_only: needs rel= or target= (attrs go on every link)", option="external_only")
+        domains, ips = _internal_hosts(internal_hosts)
+        if (domains or ips) and not external_only:
+            raise OptionError("internal_hosts: needs external_only=True", option="internal_hosts")
+        self.external_only = external_only
+        self.inside = inside if external_only else outside
+        self.outside = outside
+        self.inside_html = attributes_html(self.inside)
+        self.outside_html = attributes_html(outside)
+        self._domains = domains
+        self._ips = ips
+        # Only the last _depth labels of a host can equal an internal name
+        # of at most _longest characters: the check is bounded per link.
+        self._depth = max((name.count(".") + 1 for name in domains), default=0)
+        self._longest = max(map(len, domains), default=0)
+
+    def external(self, link: Link) -> bool:
+        """Is ``link`` a URL with a host that is not internal?  (Email
+        addresses and hostless URLs — ``tel:``, ``magnet:`` — are not, D83.)"""
+        host = link.host
+        if link.kind != "url" or not host:
+            return False
+        name = host.ascii
+        if host.kind in ("ipv4", "ipv6"):
+            return name not in self._ips
+        if name.endswith("."):
+            name = name[:-1]
+        domains = self._domains
+        pos = len(name)
+        for _ in range(self._depth):
+            dot = name.rfind(".", 0, pos)
+            if len(name) - dot - 1 > self._longest:
+                break
+            if name[dot + 1 :] in domains:
+                return False
+            if dot < 0:
+                break
+            pos = dot
+        return True
+
+    def of(self, link: Link, title: str | None = None) -> dict[str, str]:
+        """The attributes of ``link``'s ``<a>`` (a dict to read, not to
+        change), with ``title`` (a truncated link's whole display form)
+        unless they hold a title already, in any letter case (D90)."""
+        attrs = self.outside if not self.external_only or self.external(link) else self.inside
+        if title is not None and not any(name.lower() == "title" for name in attrs):
+            return {**attrs, "title": title}
+        return attrs
+
+    def html_of(self, link: Link) -> str:
+        """:meth:`of` serialized: `` name="value"`` for each, escaped."""
+        if not self.external_only or self.external(link):
+            return self.outside_html
+        return self.inside_html
+
+
+def _internal_hosts(hosts: object) -> tuple[frozenset[str], frozenset[str]]:
+    """The internal domains (A-labels, no final dot) and IP addresses (as
+    serialized) of ``internal_hosts`` (D83)."""
+    if isinstance(hosts, (str, bytes)) or not isinstance(hosts, Iterable):
+        raise TypeError(f"internal_hosts must be an iterable of host names, not {type(hosts).__name__}")
+    domains: set[str] = set()
+    ips: set[str] = set()
+    for entry in hosts:
+        if not isinstance(entry, str):
+            raise TypeError(f"internal_hosts must hold host names (str), not {type(entry).__name__}")
+        name = entry[:-1] if entry.endswith(".") else entry
+        if name.startswith("*."):
+            raise OptionError(
+                f"internal_hosts: {entry!r}: write {name[2:]!r} (its subdomains are internal too)",
+                option="internal_hosts",
+            )
+        ip = ip_host(name) if name and not any(c in name for c in "/?#@\\") else None
+        if ip is not None:
+            ips.add(ip)
+            continue
+        ascii_name = domain_to_ascii(name) if name else None
+        if not ascii_name or ascii_name.endswith("."):
+            raise OptionError(f"internal_hosts: {entry!r} is not a host name", option="internal_hosts")
+        domains.add(ascii_name)
+    return frozenset(domains), frozenset(ips)
+
+
+def shown(link: Link, shortening: DisplayOptions | None, policy: Policy) -> tuple[str, str | None]:
+    """What ``link``'s anchor shows, and its ``title`` (the whole display
+    form when ``shortening`` truncated it, else None), with Bidi controls
+    escaped as the ``policy`` says: for linkify and the adapters (D90)."""
+    if shortening is None:
+        text, title = link.display, None
+    else:
+        text, title = shorten_checked(link, shortening)
+    if policy.bidi == "escape":
+        text = escape_bidi_controls(text, unicode_version=link.unicode_version)
+        if title is not None:
+            title = escape_bidi_controls(title, unicode_version=link.unicode_version)
+    return text, title
+
+
+def attributes_html(attrs: Mapping[str, str]) -> str:
+    return "".join(f' {name}="{html.escape(value, quote=True)}"' for name, value in attrs.items())
