@@ -49,6 +49,8 @@ def _cli_argv(options: dict[str, Any]) -> list[str] | None:
             argv += [arg for k, v in value.items() for arg in ("--attr", f"{k}={v}")]
         elif name in ("rel", "target"):
             argv += [f"--{name}", value]
+        elif name == "link_class":
+            argv += ["--class", value]
         elif name == "external_only":
             argv += ["--external-only"] if value else []
         elif name == "internal_hosts" and isinstance(value, list):
@@ -121,6 +123,15 @@ CASES: dict[str, tuple[str, dict[str, Any], list[dict[str, str]], bool]] = {
             {"href": "https://a.com/x", "#text": "a.com/x"},
             {"href": "https://b.com/x", **EXTERNAL, "#text": "b.com/x"},
             {"href": "mailto:x@b.com", "#text": "x@b.com"},
+        ],
+        True,
+    ),
+    "link_class is every link's class": (
+        "a.com/x and x@b.com",
+        {"link_class": "ext", "rel": "ugc"},
+        [
+            {"href": "https://a.com/x", "class": "ext", "rel": "ugc", "#text": "a.com/x"},
+            {"href": "mailto:x@b.com", "class": "ext", "rel": "ugc", "#text": "x@b.com"},
         ],
         True,
     ),
@@ -219,6 +230,8 @@ def test_wrong_options_name_the_argument(
     ({"attrs": {"href": "x"}}, "attrs"),
     ({"external_only": True}, "external_only"),
     ({"finder": uts58.Finder(), "schemes": ["https"]}, "finder"),
+    ({"link_class": "x", "attrs": {"CLASS": "y"}}, "link_class"),
+    ({"link_class": "x", "format": "markdown"}, "link_class"),
 ])  # fmt: skip
 def test_errors_name_their_option(options: dict[str, Any], option: str | None) -> None:
     """OptionError.option names the keyword (the command line maps it to its flag)."""

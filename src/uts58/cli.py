@@ -233,6 +233,7 @@ _FLAG_OF = {
     "display": "--truncate",
     "file_extensions": "--file-extensions",
     "preset": "--preset",
+    "link_class": "--class",
 }
 
 
@@ -297,7 +298,7 @@ def _prepare(args: argparse.Namespace) -> None:
         "finder": args.finder,
         "format": "markdown" if args.markdown else "html",
     }
-    for keyword, value in (("rel", args.rel), ("target", args.target)):
+    for keyword, value in (("rel", args.rel), ("target", args.target), ("link_class", args.link_class)):
         if value is not None:
             options[keyword] = value
     if args.external_only or args.internal_host:
@@ -489,6 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="an attribute of every <a> (repeatable): --attr rel=nofollow --attr class=ext",
     )
+    g.add_argument("--class", dest="link_class", metavar="NAME", help="the class of the links: --class ext")
     g.add_argument("--rel", metavar="VALUE", help="the rel of the links: --rel 'nofollow ugc'")
     g.add_argument("--target", metavar="VALUE", help="the target of the links; _blank adds noopener to rel")
     g.add_argument(

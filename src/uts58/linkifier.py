@@ -75,6 +75,7 @@ class OutputOptions(TypedDict, total=False):
     display: DisplayOptions | None
     format: Literal["html", "markdown"]
     link_text: Literal["display", "original"]
+    link_class: str | None
 
 
 class LinkifierOptions(LinkifyOptions, OutputOptions, total=False):
@@ -100,6 +101,7 @@ _FIELDS = (
     "kinds",
     "policy",
     "finder",
+    "link_class",
 )
 _DEFAULTS: dict[str, Any] = {
     "format": "html",
@@ -113,6 +115,7 @@ _DEFAULTS: dict[str, Any] = {
     "internal_hosts": (),
     "kinds": frozenset({"url", "email"}),
     "policy": Policy.default(),
+    "link_class": None,
 }
 _UNSEEN = object()
 
@@ -156,7 +159,8 @@ class Linkifier:
       :class:`uts58.Finder`; not both, D62), ``policy`` (§8, default
       :meth:`Policy.default`), ``kinds`` (``"url"``, ``"email"`` or both);
     * ``attrs``, ``rel``, ``target``, ``external_only``, ``internal_hosts``:
-      the attributes of each ``<a>`` (D82, D83); ``callback(link, attrs)``
+      the attributes of each ``<a>`` (D82, D83); ``link_class``: its
+      ``class`` (``attrs={"class": ...}`` in short); ``callback(link, attrs)``
       (D28, D84); ``display``: the shortened text (D90);
     * ``format``: ``"html"`` or ``"markdown"`` (:meth:`render`);
       ``link_text``: ``"display"`` (the §4 display form) or ``"original"``
@@ -208,6 +212,7 @@ class Linkifier:
         display: DisplayOptions | None = None,
         format: Literal["html", "markdown"] = "html",
         link_text: Literal["display", "original"] = "display",
+        link_class: str | None = None,
         **options: Unpack[LinkifyOptions],
     ) -> None:
         if format not in ("html", "markdown"):
@@ -216,8 +221,14 @@ class Linkifier:
             check_str(link_text, "link_text")
             raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}", option="link_text")
         check_callback(callback)
+        classes = attrs
+        if link_class is not None:
+            check_str(link_class, "link_class")
+            if attrs is not None and any(isinstance(k, str) and k.lower() == "class" for k in attrs):
+                raise OptionError("link_class is given twice (as link_class= and in attrs)", option="link_class")
+            classes = {**(attrs or {}), "class": link_class}
         if format == "markdown":
-            for name, value in (("attrs", attrs or None), ("rel", rel), ("target", target)):
+            for name, value in (("attrs", attrs or None), ("rel", rel), ("target", target), ("link_class", link_class)):
                 if value is not None:
                     raise OptionError(
                         f"{name}: a Markdown link has no attributes ({name} needs format='html')", option=name
@@ -227,7 +238,7 @@ class Linkifier:
         if not isinstance(internal_hosts, (str, bytes)) and isinstance(internal_hosts, Iterable):
             internal_hosts = tuple(internal_hosts)
         attributes = LinkAttributes(
-            attrs, rel=rel, target=target, external_only=external_only, internal_hosts=internal_hosts
+            classes, rel=rel, target=target, external_only=external_only, internal_hosts=internal_hosts
         )
         wanted = frozenset((kinds,) if isinstance(kinds, str) else kinds)
         if not wanted <= {"url", "email"}:
@@ -249,6 +260,7 @@ class Linkifier:
             "kinds": wanted,
             "policy": policy,
             "finder": found_by,
+            "link_class": link_class,
         }
         for name, value in values.items():
             object.__setattr__(self, name, value)
@@ -489,7 +501,7 @@ def linkify(text: str, **options: Unpack[LinkifierOptions]) -> str:
     """Plain text to HTML (or Markdown) with its links made clickable.
 
     * ``attrs``: extra attributes of every ``<a>``, written as given
-      (``{"class": "ext"}``).
+      (``{"data-x": "1"}``); ``link_class``: its ``class`` (``"ext"``).
     * ``rel``, ``target``: the ``rel`` and ``target`` of the links
       (``rel="nofollow ugc"``); ``target="_blank"`` adds ``noopener`` to
       ``rel`` (D82).  With ``external_only=True`` they go only on URLs whose
