@@ -620,16 +620,16 @@ def test_review_cases(text: str, options: dict[str, object], expected: list[str]
 def test_a_text_without_candidates_costs_one_scan(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 14, per-call cost: no scanner is made for a text where the
     candidate pattern finds nothing, and the first match is not searched twice."""
-    import uts58.detection as detection
+    import uts58.scanner as scanner
 
-    real = detection._Scanner
+    real = scanner._Scanner
     made = []
 
     def counting(*args: object) -> object:
         made.append(args[0])
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(detection, "_Scanner", counting)
+    monkeypatch.setattr(scanner, "_Scanner", counting)
     for text in ["", "no link in this line at all", "1. 2, 3; a-b (c) [d] «e»", "\x00\ud800 e.g"]:
         assert list(find_links(text)) == []
     # ("e.g", "main.c", "1.2.3": candidates that start no link, refused

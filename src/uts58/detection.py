@@ -46,8 +46,8 @@ from .options import (
     file_extension_set,
 )
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
-from .runs import _CJK_RANGES, _SCAN_CLASSES, _candidate_pattern, _rejected_run, _schemed_host, cjk_boundary_start
-from .scanner import _NO_LINKS, _link_of, _place_of, _Scanner
+from .runs import _CJK_RANGES, _SCAN_CLASSES, _candidate_pattern, _schemed_host, cjk_boundary_start
+from .scanner import _NO_LINKS, _link_of, _place_of, _Scanner, first_links
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -494,38 +494,7 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
         default, scan = _DEFAULT_SCANS.get(speedups()) or _default_scan()
         if type(text) is not str:
             return default.find_links(text)  # (the TypeError, naming text)
-        search = default._candidate.search
-        pos = floor = 0
-        if scan is None or "\x1b" in text:
-            scan = None  # (D100: terminal escapes are separators the C scan knows not)
-            first = search(text)
-        else:
-            # (the C scan to the first candidate Python must look at: cheaper
-            # than the regex's set-up on a short text, and it passes over
-            # what Python would refuse at a first look, D106)
-            pos, floor, at = scan.skip(text, 0, 0)
-            if at == len(text):
-                return _NO_LINKS
-            first = search(text, at)
-        # (Runs of host characters that start no link, decided as _bare
-        # decides them first, are passed here: most lines with a candidate
-        # have only those, "file.txt", "1.2.3", and need no scanner.)
-        while first is not None and (
-            first.lastindex is not None
-            or (
-                text[first.start()] in LABEL_SEPARATORS
-                and _rejected_run(text, first.start(), first.end(), pos, default._quick_tlds)
-            )
-        ):
-            if first.lastindex is None:
-                pos = first.end()
-            first = search(text, first.end())
-        if first is None:
-            return _NO_LINKS
-        scanner = _Scanner(text, default, _link_of)
-        if scan is not None:
-            scanner.floor, scanner.scan = floor, scan
-        return scanner.links(default.urls, default.emails, first, pos)
+        return first_links(text, default, scan)
     check_str(text, "text")
     return resolve_finder(finder, options, "find_links").find_links(text)
 

@@ -40,6 +40,21 @@ _CJK_RANGES = (
 )
 _CJK = re.compile(char_class(list(_CJK_RANGES)))
 _CJK_RUN_END = re.compile(char_class(list(_CJK_RANGES)) + "+(?=[\\x21-\\x7e]+\\Z)")
+# What the scanner's steps read (ports, IPv4, Message-ID headers, glued names, D102).
+_PORT = re.compile(r":([0-9]{1,5})(?![0-9])")  # D21: 1-5 digits, at most 65535 (_port_end)
+_CIDR_SUFFIX = re.compile(r"/[0-9]{1,2}(?![0-9A-Za-z/._~%-])")
+_DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.])")
+_MESSAGE_ID_HEADER = re.compile(r"(?i)(?:message-id|in-reply-to|references|content-id|resent-message-id):[ \t]*\Z")
+# D51: characters of paths, file names, identifiers and markup that a
+# scheme-less domain may not follow ("debian/rules.mk", "pam_unix.so",
+# "Foo::Bar.pm", "WantedBy=multi-user.target", ":meth:`~os.path`").
+_GLUED_BEFORE = frozenset("/\\@:=%$&#+~")
+# ... nor run on into ("user.name=x"): the name goes on.
+_GLUED_AFTER = frozenset("\\=$%")
+# D102: ideographic and fullwidth clause and sentence punctuation before a CJK character.
+_CJK_CLAUSE_END = re.compile("[\u3001\u3002\uff0c\uff01\uff1f\uff1b\uff1a](?=" + char_class(list(_CJK_RANGES)) + ")")
+
+
 # The characters the C scan decides with (_kernels.candidate_scan), by the
 # names of its classes: the sets above, given as the kernels are given
 # their tables, so that C has no character of its own (issue 24).
@@ -68,6 +83,14 @@ def _after_cjk(text: str, start: int, at: int) -> int:
 
 
 @lru_cache(maxsize=64)
+def passed_over(m: re.Match[str]) -> bool:
+    """Is this match of the candidate pattern a run with no candidate in it
+    (``....``, ``@@@@``, ``x@x@x@``), matched whole only to be passed over in
+    one step?  Those matches, and only they, close a group
+    (:meth:`~uts58.hosts.HostPatterns.candidate_source`)."""
+    return m.lastindex is not None
+
+
 def _candidate_pattern(
     patterns: HostPatterns, opaque: tuple[str, ...], localhost: bool, single_label: bool
 ) -> re.Pattern[str]:

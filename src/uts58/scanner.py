@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from ._kernels import Scan, candidate_scan, engine
-from ._regex import char_class
 from .email import _find_email_start
 from .evidence import address_evidence, evidence, message_id, message_id_unbracketed, placeholder
 from .formatting import SPECIAL_SCHEMES
@@ -28,8 +27,14 @@ from .hosts import HOST_CACHE_NAME_LIMIT, LABEL_SEPARATORS, PATH_START, host_spa
 from .link import NO_HOST, Host, Kind, Link, _host, link_maker
 from .runs import (
     _BEFORE_SCHEME,
-    _CJK_RANGES,
+    _CIDR_SUFFIX,
+    _CJK_CLAUSE_END,
+    _DOTTED_QUAD,
+    _GLUED_AFTER,
+    _GLUED_BEFORE,
     _IDEOGRAPHIC_STOP,
+    _MESSAGE_ID_HEADER,
+    _PORT,
     _SCHEME_CHAR,
     _SCHEME_CHARS,
     _SEPARATOR,
@@ -41,24 +46,12 @@ from .runs import (
     _no_bare_domain,
     _rejected_run,
     _schemed_host,
+    passed_over,
 )
 from .whatwg import ip_host, is_valid
 
 if TYPE_CHECKING:
     from .detection import Finder
-
-_PORT = re.compile(r":([0-9]{1,5})(?![0-9])")  # D21: 1-5 digits, at most 65535 (_port_end)
-_CIDR_SUFFIX = re.compile(r"/[0-9]{1,2}(?![0-9A-Za-z/._~%-])")
-_DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.])")
-_MESSAGE_ID_HEADER = re.compile(r"(?i)(?:message-id|in-reply-to|references|content-id|resent-message-id):[ \t]*\Z")
-# D51: characters of paths, file names, identifiers and markup that a
-# scheme-less domain may not follow ("debian/rules.mk", "pam_unix.so",
-# "Foo::Bar.pm", "WantedBy=multi-user.target", ":meth:`~os.path`").
-_GLUED_BEFORE = frozenset("/\\@:=%$&#+~")
-# ... nor run on into ("user.name=x"): the name goes on.
-_GLUED_AFTER = frozenset("\\=$%")
-# D102: ideographic and fullwidth clause and sentence punctuation before a CJK character.
-_CJK_CLAUSE_END = re.compile("[\u3001\u3002\uff0c\uff01\uff1f\uff1b\uff1a](?=" + char_class(list(_CJK_RANGES)) + ")")
 
 
 class _Found(Protocol):
@@ -173,7 +166,7 @@ class _Scanner(Generic[_T]):
             pos, self.floor, at = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]  # (D106)
             m = search(text, at)
         while m is not None:
-            if m.lastindex is not None:
+            if passed_over(m):
                 m = search(text, m.end())  # ("....", "@@@@": a run with no candidate in it; pos stays)
                 continue
             at = m.start()
@@ -570,3 +563,38 @@ _REMOTE_LOGIN = re.compile(r"(?:^|[\s\"'`(])(?:ssh|slogin|sftp|scp|mosh|rsync)\s
 # D99: what IRC servers write before an ident ("nick!~user@host").
 _IDENT_MARKS = frozenset("~^+=")
 _IDENT_FIRST = frozenset("~^+=-*")  # (what _ident_start may strip first)
+
+
+def first_links(text: str, finder: Finder, scan: Scan | None) -> Iterator[Link]:
+    """The links of ``text`` for a finder whose candidates need no options
+    (find_links without options: issue 14, one call per line), with the
+    scan's own first steps done here, before a scanner is made: the C scan
+    to the first candidate Python must look at (D106), then past the runs
+    that start no link as :meth:`_Scanner._bare` decides them first (D91);
+    most lines with a candidate have only those (``file.txt``, ``1.2.3``)."""
+    search = finder._candidate.search
+    pos = floor = 0
+    if scan is None or "\x1b" in text:
+        scan = None  # (D100: terminal escapes are separators the C scan knows not)
+        first = search(text)
+    else:
+        pos, floor, at = scan.skip(text, 0, 0)
+        if at == len(text):
+            return _NO_LINKS
+        first = search(text, at)
+    while first is not None and (
+        passed_over(first)
+        or (
+            text[first.start()] in LABEL_SEPARATORS
+            and _rejected_run(text, first.start(), first.end(), pos, finder._quick_tlds)
+        )
+    ):
+        if not passed_over(first):
+            pos = first.end()
+        first = search(text, first.end())
+    if first is None:
+        return _NO_LINKS
+    scanner = _Scanner(text, finder, _link_of)
+    if scan is not None:
+        scanner.floor, scanner.scan = floor, scan
+    return scanner.links(finder.urls, finder.emails, first, pos)
