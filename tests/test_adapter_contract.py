@@ -13,6 +13,7 @@ with an HTML5 parser (Markdown: rendered by markdown-it first).
 from __future__ import annotations
 
 import html
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -367,3 +368,135 @@ def test_the_cjk_boundary_is_the_finders() -> None:
 
 def _href(name: str) -> str:
     return next(uts58.find_links(name)).href
+
+
+def test_the_linkify_cache_keys_values_by_type() -> None:
+    """1, 1.0 and True are equal but not the same option: a cached linkifier
+    never answers for a value its checks would refuse (review of issue 24)."""
+    long = "www.example.com/abcdefghijklmnopqrstuvwxyz"
+    assert "…" in uts58.linkify(long, display={"max_length": 20})
+    with pytest.raises(TypeError, match="max_length"):
+        uts58.linkify(long, display={"max_length": 20.0})
+    uts58.linkify(long, display={"strip_www": True})
+    with pytest.raises(TypeError, match="strip_www"):
+        uts58.linkify(long, display={"strip_www": 1})
+    with pytest.raises(TypeError, match="kinds"):
+        uts58.linkify(long, kinds=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="format"):
+        uts58.linkify(long, format=1)  # type: ignore[arg-type]
+
+
+def test_a_callback_is_not_kept_in_the_cache() -> None:
+    """A callback made per call (a closure over a request) must not fill the
+    cache nor stay alive in it."""
+    import gc
+    import weakref
+
+    class Request:
+        pass
+
+    uts58.cache_clear()
+    refs = []
+    for _ in range(10):
+        request = Request()
+        refs.append(weakref.ref(request))
+        uts58.linkify("a.com", callback=lambda link, attrs, request=request: attrs)
+    del request
+    gc.collect()
+    assert all(ref() is None for ref in refs) and uts58.cache_info()["linkifiers"].currsize == 0
+
+
+def test_with_options_makes_the_linkifier_as_its_options_would() -> None:
+    """A finder made of options is made again for a new policy (its file
+    extensions and CJK boundary, D97, D107); a finder given stays."""
+    text = "run helpers.py then main.rs, ウェブサイトはexample.com"
+    for policy in (Policy.none(), Policy(cjk_boundary=True), Policy.default()):
+        for start in (Linkifier(), Linkifier(policy=Policy.none()), Linkifier(policy=Policy(cjk_boundary=True))):
+            changed = start.with_options(policy=policy)
+            assert changed == Linkifier(policy=policy) and changed.render(text) == Linkifier(policy=policy).render(text)
+    given = uts58.Finder(file_extensions=())
+    assert Linkifier(finder=given).with_options(policy=Policy.default()).finder == given
+    assert Linkifier(finder=given).with_options(schemes={"ssh"}).finder == given.with_options(schemes={"ssh"})
+    with pytest.raises(uts58.OptionError) as info:
+        Linkifier().with_options(finder=given, schemes={"ssh"})
+    assert info.value.option == "finder"
+    lk = Linkifier(schemes={"ssh"}, rel="ugc")
+    assert lk.with_options(finder=given).finder == given and lk.with_options(preset="gfm").finder.schemes == {"ssh"}
+
+
+def test_anchors_attributes_are_read_only() -> None:
+    lk = Linkifier(rel="nofollow", display={"max_length": 5})
+    for anchor in lk.anchors("example.com example.com/long/path"):
+        with pytest.raises(TypeError):
+            anchor.attrs["rel"] = "x"  # type: ignore[index]
+    assert [dict(a.attrs)["rel"] for a in lk.anchors("example.org")] == ["nofollow"]
+
+
+def test_errors_name_the_function_called() -> None:
+    for call, name in (
+        (lambda: uts58.linkify("a.com", bogus=1), "linkify()"),
+        (lambda: uts58.linkify_html("a.com", bogus=1), "linkify_html()"),
+        (lambda: LinkifyExtension(bogus=1), "LinkifyExtension()"),
+        (lambda: uts58.mistune.LinkifyPlugin(bogus=1), "LinkifyPlugin()"),
+        (lambda: Linkifier(bogus=1), "Linkifier()"),
+    ):
+        with pytest.raises(TypeError, match=rf"^{re.escape(name)} got an unexpected keyword argument 'bogus'"):
+            call()
+    with pytest.raises(uts58.OptionError, match=r"^linkify: give a finder or detection options"):
+        uts58.linkify("a.com", finder=uts58.Finder(), schemes={"ssh"})
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **o: LinkifyExtension(**o),
+        lambda **o: uts58.mistune.LinkifyPlugin(**o),
+        lambda **o: uts58.linkify_html("a.com", **o),
+    ],
+)
+def test_html_adapters_refuse_a_markdown_format(make: Callable[..., object]) -> None:
+    with pytest.raises((TypeError, uts58.OptionError), match="format"):
+        make(format="markdown")
+    with pytest.raises(uts58.OptionError) as info:
+        make(linkifier=Linkifier(format="markdown"))
+    assert info.value.option == "linkifier"
+
+
+def test_markdown_it_trims_a_final_star_with_the_options_applied() -> None:
+    """markdown-it reads a final '*' as emphasis: the anchor is the trimmed
+    URL's, after the callback and the display options (review of issue 24)."""
+    render = lambda text, **o: MarkdownIt().use(uts58.markdown_it.plugin, **o).render(text)  # noqa: E731
+    redirect = lambda link, attrs: {**attrs, "href": "/out?to=" + link.href}  # noqa: E731
+    found = attributes(render("**https://example.com/a**", callback=redirect))
+    assert found == [{"href": "/out?to=https://example.com/a", "#text": "https://example.com/a"}]
+    found = attributes(render("x https://bücher.de/ä* y", linkifier=Linkifier(link_text="display")))
+    assert found == [{"href": "https://xn--bcher-kva.de/%C3%A4", "#text": "https://bücher.de/ä"}]
+    found = attributes(render("**https://example.com/abcdefghijkl**", display={"max_length": 12}))
+    assert found[0]["title"] == "https://example.com/abcdefghijkl"
+    assert attributes(render("**https://example.com/a**")) == [
+        {"href": "https://example.com/a", "#text": "https://example.com/a"}
+    ]
+
+
+def test_importing_makes_no_finder() -> None:
+    """The default linkifier is made at its first use, not when the module is imported."""
+    import subprocess
+    import sys
+
+    code = "import uts58.linkifier as l, uts58.cli; print(l.default_linkifier.cache_info().currsize)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0"
+
+
+def test_a_scan_keeps_no_reference_to_its_text() -> None:
+    """No cache holds a whole text (a misplaced cache once kept the last 64 candidates' matches)."""
+    import gc
+    import sys
+
+    text = "x" * 1000 + " a.... b@@@@ x@x@x@ example.com"
+    before = sys.getrefcount(text)
+    list(uts58.find_links(text))
+    list(uts58.Finder(schemes={"ssh"}).find_links(text))
+    uts58.linkify(text)
+    gc.collect()
+    assert sys.getrefcount(text) == before

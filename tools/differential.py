@@ -1,9 +1,9 @@
 """Every adapter's output, compared with another commit's (issue 24).
 
-    .venv/bin/python tools/differential.py [--before REV] [--limit N]
+    .venv/bin/python tools/differential.py --before REV [--limit N]
 
-Checks out REV (default: HEAD, the parent of the working tree's change)
-into a temporary git worktree, and runs in both trees, each in a process of
+Checks out REV (the commit before the change: name it, HEAD~1 when the
+change is committed) into a temporary git worktree, and runs in both trees, each in a process of
 its own, every entry point that writes output — linkify (HTML and Markdown,
 with and without the attribute presets, the display options, a callback,
 the CJK boundary), linkify_html, the markdown-it plugin, the Python-Markdown
@@ -96,7 +96,13 @@ def _entry_points() -> dict[str, Callable[[str], str]]:
     mistune_display = mistune.create_markdown(
         plugins=[uts58.mistune.LinkifyPlugin(link_text="display", display=display, callback=callback)]
     )
-    return {
+    mistune_callback = mistune.create_markdown(plugins=[uts58.mistune.LinkifyPlugin(callback=callback)])
+    md_it_callback: MarkdownIt | None = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    try:
+        md_it_callback.use(uts58.markdown_it.plugin, callback=callback)
+    except TypeError:  # (a tree whose markdown-it plugin takes no output option: not compared)
+        md_it_callback = None
+    points: dict[str, Callable[[str], str]] = {
         "linkify": uts58.linkify,
         "linkify markdown": lambda t: uts58.linkify(t, format="markdown"),
         "linkify presets+display": lambda t: uts58.linkify(t, display=display, attrs={"class": "x"}, **presets),
@@ -116,7 +122,14 @@ def _entry_points() -> dict[str, Callable[[str], str]]:
         "mistune escape=False": mistune_raw,
         "mistune display+callback": mistune_display,
         "template filter": lambda t: str(linkify_filter(t, rel="nofollow", target="_blank")),
+        # A callback without display= (the text it is given: D108)
+        "linkify_html callback": lambda t: uts58.linkify_html(t, callback=callback),
+        "python-markdown callback": lambda t: markdown.markdown(t, extensions=[LinkifyExtension(callback=callback)]),
+        "mistune callback": mistune_callback,
     }
+    if md_it_callback is not None:
+        points["markdown-it callback"] = md_it_callback.render
+    return points
 
 
 def _cli(inputs: list[str], markdown: bool) -> list[str]:
@@ -164,7 +177,7 @@ def _hash(output: str) -> str:
 
 def _linked(output: str) -> bool:
     """Does the output hold a link uts58 wrote (so that the comparison compares something)?"""
-    return "<a href=" in output or "](<" in output
+    return "<a " in output or "](<" in output
 
 
 def _tree(rev: str) -> Iterator[Path]:
@@ -190,13 +203,15 @@ def _run(tree: Path, out: Path, limit: int | None, pure: bool) -> subprocess.Pop
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--before", default="HEAD", help="the commit to compare with (default HEAD)")
+    parser.add_argument("--before", help="the commit to compare with (the parent of the change): required")
     parser.add_argument("--limit", type=int, help="at most N inputs of each corpus")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child, args.limit)
         return 0
+    if not args.before:
+        parser.error("--before REV is required (HEAD~1 when the change is committed)")
     gen = _tree(args.before)
     old_tree = next(gen)
     try:

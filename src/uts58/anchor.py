@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from ._checks import check_str
@@ -130,7 +131,7 @@ class LinkAttributes:
 
     >>> from uts58 import find_links
     >>> la = LinkAttributes(rel="nofollow", target="_blank", external_only=True, internal_hosts=["bücher.de"])
-    >>> [la.of(link) for link in find_links("a.xn--bcher-kva.de other.org x@other.org")]
+    >>> [dict(la.of(link)) for link in find_links("a.xn--bcher-kva.de other.org x@other.org")]
     [{}, {'rel': 'nofollow noopener', 'target': '_blank'}, {}]
     """
 
@@ -187,8 +188,9 @@ class LinkAttributes:
         if (domains or ips) and not external_only:
             raise OptionError("internal_hosts: needs external_only=True", option="internal_hosts")
         self.external_only = external_only
-        self.inside = inside if external_only else outside
-        self.outside = outside
+        # (read-only: every anchor of these attributes holds them)
+        self.inside: Mapping[str, str] = MappingProxyType(inside if external_only else outside)
+        self.outside: Mapping[str, str] = MappingProxyType(outside)
         self.inside_html = attributes_html(self.inside)
         self.outside_html = attributes_html(outside)
         self._domains = domains
@@ -222,7 +224,7 @@ class LinkAttributes:
             pos = dot
         return True
 
-    def of(self, link: Link, title: str | None = None) -> dict[str, str]:
+    def of(self, link: Link, title: str | None = None) -> Mapping[str, str]:
         """The attributes of ``link``'s ``<a>`` (a dict to read, not to
         change), with ``title`` (a truncated link's whole display form)
         unless they hold a title already, in any letter case (D90)."""

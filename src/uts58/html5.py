@@ -118,9 +118,7 @@ def linkify_html(
     if not _TAG_NAME.match(context):
         raise OptionError(f"context must be an HTML element name, not {context!r}", option="context")
     skip = {_tag_name(t) for t in skip_tags} | ALWAYS_SKIPPED
-    linker = adapter_linkifier(linkifier, dict(options), "linkify_html")
-    if linker.format != "html":
-        raise OptionError("linkify_html writes HTML: the linkifier's format must be 'html'", option="linkifier")
+    linker = adapter_linkifier(linkifier, {k: v for k, v in options.items() if k != "format"}, "linkify_html")
     context = context.lower()
     finder = linker.finder
     may_link = prefilter(finder.schemes, finder.bare_localhost)

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import html
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
+from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
@@ -118,6 +120,9 @@ _DEFAULTS: dict[str, Any] = {
     "link_class": None,
 }
 _UNSEEN = object()
+# The function a user called, for the errors of the Linkifier it makes
+# (``linkify() got an unexpected keyword argument``): set around the call.
+_CALLER: ContextVar[str] = ContextVar("uts58 linkifier caller", default="Linkifier")
 
 
 def linkify_finder(finder: object, options: Mapping[str, Any], policy: Policy, caller: str = "linkify") -> Finder:
@@ -176,7 +181,7 @@ class Linkifier:
     'see &lt;b&gt; <a href="https://xn--bcher-kva.de/" rel="nofollow">bücher.de</a>'
     """
 
-    __slots__ = (*_FIELDS, "_attributes", "_keeps_text", "_kinds_filter", "_schemes", "_shortening")
+    __slots__ = (*_FIELDS, "_attributes", "_detection", "_keeps_text", "_kinds_filter", "_schemes", "_shortening")
 
     format: Literal["html", "markdown"]
     link_text: Literal["display", "original"]
@@ -196,6 +201,7 @@ class Linkifier:
     _schemes: frozenset[str]
     _keeps_text: bool
     _kinds_filter: frozenset[str] | None
+    _detection: Mapping[str, Any] | None  # (the options the finder was made of; None: a finder given)
 
     def __init__(
         self,
@@ -215,7 +221,9 @@ class Linkifier:
         link_class: str | None = None,
         **options: Unpack[LinkifyOptions],
     ) -> None:
+        caller = _CALLER.get()
         if format not in ("html", "markdown"):
+            check_str(format, "format")
             raise OptionError(f"format must be 'html' or 'markdown', not {format!r}", option="format")
         if link_text not in ("display", "original"):
             check_str(link_text, "link_text")
@@ -224,6 +232,8 @@ class Linkifier:
         classes = attrs
         if link_class is not None:
             check_str(link_class, "link_class")
+            if not link_class.strip():
+                raise OptionError("link_class must name a class, not be blank", option="link_class")
             if attrs is not None and any(isinstance(k, str) and k.lower() == "class" for k in attrs):
                 raise OptionError("link_class is given twice (as link_class= and in attrs)", option="link_class")
             classes = {**(attrs or {}), "class": link_class}
@@ -240,13 +250,15 @@ class Linkifier:
         attributes = LinkAttributes(
             classes, rel=rel, target=target, external_only=external_only, internal_hosts=internal_hosts
         )
+        if not isinstance(kinds, Iterable):
+            raise TypeError(f"kinds must be 'url', 'email' or an iterable of them, not {type(kinds).__name__}")
         wanted = frozenset((kinds,) if isinstance(kinds, str) else kinds)
         if not wanted <= {"url", "email"}:
             raise OptionError(f"kinds must hold 'url' and/or 'email', not {sorted(wanted)}", option="kinds")
         policy = Policy.default() if policy is None else policy
         if not isinstance(policy, Policy):
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-        found_by = linkify_finder(finder, options, policy, "Linkifier")
+        found_by = linkify_finder(finder, options, policy, caller)
         values: dict[str, Any] = {
             "format": format,
             "link_text": link_text,
@@ -269,6 +281,7 @@ class Linkifier:
         object.__setattr__(self, "_schemes", found_by.schemes)
         object.__setattr__(self, "_keeps_text", link_text == "original" and shortening is None)
         object.__setattr__(self, "_kinds_filter", wanted if len(wanted) < 2 else None)
+        object.__setattr__(self, "_detection", MappingProxyType(dict(options)) if finder is None else None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Linkifier is immutable: use with_options({name}=...)")
@@ -300,21 +313,32 @@ class Linkifier:
         return f"Linkifier({', '.join(changed)})"
 
     def _options(self) -> dict[str, Any]:
+        """The options that make this linkifier again: the finder, or the
+        detection options it was made of (so that a new policy makes it anew)."""
         options = {name: getattr(self, name) for name in _FIELDS}
         for name in ("attrs", "display"):
             if options[name] is not None:
                 options[name] = dict(options[name])
+        if self._detection is not None:
+            del options["finder"]
+            options.update(self._detection)
         return options
 
     def with_options(self, **changes: Unpack[LinkifierOptions]) -> Linkifier:
-        """A linkifier with some options changed; detection options change
-        its finder: ``lk.with_options(rel="ugc", schemes={"ssh"})``."""
+        """A linkifier with some options changed, as if made with them:
+        ``lk.with_options(rel="ugc", schemes={"ssh"})``.  A finder made of
+        options is made again (with a new ``policy``'s file extensions and
+        CJK boundary, D97, D107); a finder given takes the detection options
+        changed (``finder.with_options``)."""
         options = self._options()
-        detection = {name: changes.pop(name) for name in list(changes) if name in _DETECTION_NAMES}  # type: ignore[misc]
-        options.update(changes)
-        if detection:
+        detection = {name: value for name, value in changes.items() if name in _DETECTION_NAMES}
+        if "finder" in changes:
+            options = {name: value for name, value in options.items() if name not in _DETECTION_NAMES}
+        elif self._detection is None and detection:
             with about(next(iter(detection))):
-                options["finder"] = options["finder"].with_options(**detection)
+                options["finder"] = self.finder.with_options(**detection)  # type: ignore[arg-type]
+            changes = {name: value for name, value in changes.items() if name not in detection}  # type: ignore[assignment]
+        options.update(changes)
         return Linkifier(**options)
 
     @property
@@ -330,9 +354,8 @@ class Linkifier:
         >>> [a.href for a in Linkifier(kinds="email").anchors("x@example.com, example.org")]
         ['mailto:x@example.com']
         """
-        check_str(text, "text")
-        for link, (href, attrs, shown_text, _) in self._written(text, False):
-            yield Anchor(link.start, link.end, link, href, attrs, shown_text)
+        check_str(text, "text")  # (here, at the call: the loop runs at the first next())
+        return (Anchor(link.start, link.end, link, *written[:3]) for link, written in self._written(text, False))
 
     def render(self, text: str) -> str:
         """``text`` as HTML (escaped) or Markdown (escaped where it could be
@@ -394,6 +417,7 @@ class Linkifier:
             text, title = shown(link, self._shortening, self.policy)
         href = link.href
         callback = self.callback
+        attrs: Mapping[str, str]
         if callback is not None or title is not None:
             attrs = self._attributes.of(link, title)
             if callback is not None:
@@ -402,6 +426,7 @@ class Linkifier:
                     return None
                 href, attrs, text = result
             extra = attributes_html(attrs) if markup else ""
+            attrs = MappingProxyType(dict(attrs))  # (an anchor's attributes are read, not changed)
         else:
             attrs = self._attributes.of(link)
             extra = self._attributes.html_of(link) if markup else ""
@@ -425,31 +450,37 @@ def _keep(s: str) -> str:
     return s
 
 
-# Types whose values make a cache key as they are, or as a tuple of their items.
-_FROZEN: dict[type, Callable[[Any], Any]] = {
-    bool: lambda v: v,
-    str: lambda v: v,
-    type(None): lambda v: v,
-    tuple: lambda v: v,
-    frozenset: lambda v: v,
-    list: tuple,
-    set: frozenset,
-    dict: lambda v: tuple(v.items()),
-}
+class _Unkeyable(Exception):
+    """An option value that cannot be part of a cache key."""
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as part of a cache key, with its type and the types of what
+    it holds (``1``, ``1.0`` and ``True`` are equal, not the same option)."""
+    kind = type(value)
+    if kind in (bool, int, float, str, type(None), Finder, Policy):
+        return kind, value
+    if kind in (tuple, list):
+        return kind, tuple(map(_frozen, value))
+    if kind in (set, frozenset):
+        return kind, frozenset(map(_frozen, value))
+    if kind is dict:
+        return kind, tuple((_frozen(k), _frozen(v)) for k, v in value.items())
+    raise _Unkeyable
 
 
 @bounded(64, "linkifiers")
-def _cached_linkifier(key: tuple[tuple[str, type, Any], ...], options: _Options) -> Linkifier:
-    return Linkifier(**options.value)
+def _cached_linkifier(key: tuple[Any, ...], options: _Options) -> Linkifier:
+    return _made(options.value, options.caller)
 
 
 class _Options:
     """Keyword options riding along a cache key (not compared: the key is)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("caller", "value")
 
-    def __init__(self, value: dict[str, Any]) -> None:
-        self.value = value
+    def __init__(self, value: dict[str, Any], caller: str) -> None:
+        self.value, self.caller = value, caller
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Options)
@@ -458,43 +489,52 @@ class _Options:
         return 0
 
 
-def linkifier_for(options: dict[str, Any]) -> Linkifier:
+def _made(options: dict[str, Any], caller: str) -> Linkifier:
+    """``Linkifier(**options)``, its errors naming ``caller``."""
+    token = _CALLER.set(caller)
+    try:
+        return Linkifier(**options)
+    finally:
+        _CALLER.reset(token)
+
+
+def linkifier_for(options: dict[str, Any], caller: str = "linkify") -> Linkifier:
     """The :class:`Linkifier` of keyword options, through a small bounded
     cache (the sugar of :func:`linkify` and the adapters): a call with
-    options costs what a call with a linkifier does."""
+    options costs what a call with a linkifier does.  Options with a
+    callback are not kept (a callback made per call, a closure over a
+    request, would only fill the cache and keep what it holds alive)."""
     if not options:
-        return _DEFAULT_LINKIFIER
-    parts = []
-    for name, value in options.items():
-        freeze = _FROZEN.get(type(value))
-        if freeze is None:
-            if not callable(value) and not isinstance(value, (Finder, Policy)):
-                return Linkifier(**options)
-            freeze = _same
-        parts.append((name, type(value), freeze(value)))
-    key = tuple(sorted(parts, key=lambda part: part[0]))
+        return default_linkifier()
+    if options.get("callback") is not None:
+        return _made(options, caller)
     try:
+        key = tuple(sorted((name, _frozen(value)) for name, value in options.items()))
         hash(key)
-    except TypeError:
-        return Linkifier(**options)  # (a value that holds a list, a callback that is no key)
-    return _cached_linkifier(key, _Options(options))
+    except (_Unkeyable, TypeError):
+        return _made(options, caller)  # (a value that is no key: an iterator, a mapping of another type)
+    return _cached_linkifier(key, _Options(options, caller))
+
+
+@cache
+def default_linkifier() -> Linkifier:
+    """The linkifier of :func:`linkify` without options (made at its first use, not at import)."""
+    return Linkifier()
 
 
 def adapter_linkifier(linkifier: object, options: dict[str, Any], caller: str) -> Linkifier:
-    """The Linkifier an adapter links with: ``linkifier``, or the one its
-    keyword options make, where ``link_text`` is ``"original"`` unless
-    given (an adapter keeps the text that was there).  Both at once is an
-    OptionError naming ``linkifier``."""
+    """The Linkifier of an adapter that writes HTML: ``linkifier``, or the
+    one its keyword options make, where ``link_text`` is ``"original"``
+    unless given (an adapter keeps the text that was there).  Both at once
+    is an OptionError naming ``linkifier``, as is a linkifier that writes Markdown."""
+    if "format" in options:
+        raise TypeError(f"{caller}() got an unexpected keyword argument 'format' (it writes HTML)")
     if linkifier is None:
-        return linkifier_for({"link_text": "original", **options})
-    return given_alone(linkifier, Linkifier, "linkifier", options, caller, "its options")
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-_DEFAULT_LINKIFIER = Linkifier()
+        return linkifier_for({"link_text": "original", **options}, caller)
+    given = given_alone(linkifier, Linkifier, "linkifier", options, caller, "its options")
+    if given.format != "html":
+        raise OptionError(f"{caller} writes HTML: the linkifier's format must be 'html'", option="linkifier")
+    return given
 
 
 def linkify(text: str, **options: Unpack[LinkifierOptions]) -> str:
@@ -564,4 +604,4 @@ def linkify(text: str, **options: Unpack[LinkifierOptions]) -> str:
     2\\*3\\*4 &lt;b> [example.com/a\\_(b)?x&y](<https://example.com/a_(b)?x&amp;y>)
     """
     check_str(text, "text")
-    return linkifier_for(dict(options)).render(text)
+    return linkifier_for(dict(options)).render(text)  # (default_linkifier() without options)

@@ -478,6 +478,13 @@ def _inline_rule(state: Any, silent: bool) -> bool:
     url, href = link.text, anchor.href
     if url.endswith("*"):  # markdown-it: a '*' at the end is emphasis, not URL
         url = href = url.rstrip("*")
+        lk = linkify.linkifier
+        if lk.callback is not None or not lk.keeps_text:
+            # (the anchor of the URL without its '*': its href, text and title, after the callback)
+            again = next(lk.anchors(url), None)
+            if again is None or again.start != 0 or again.end != len(url):
+                return False
+            anchor, href = again, again.href
     end = link.start + len(url)
     if end > state.posMax:
         return False

@@ -82,7 +82,6 @@ def _after_cjk(text: str, start: int, at: int) -> int:
     return m.end() if m is not None else start
 
 
-@lru_cache(maxsize=64)
 def passed_over(m: re.Match[str]) -> bool:
     """Is this match of the candidate pattern a run with no candidate in it
     (``....``, ``@@@@``, ``x@x@x@``), matched whole only to be passed over in
@@ -91,6 +90,7 @@ def passed_over(m: re.Match[str]) -> bool:
     return m.lastindex is not None
 
 
+@lru_cache(maxsize=64)
 def _candidate_pattern(
     patterns: HostPatterns, opaque: tuple[str, ...], localhost: bool, single_label: bool
 ) -> re.Pattern[str]:
