@@ -297,6 +297,10 @@ def test_linkifier_is_a_value() -> None:
     assert a.render(text) == uts58.linkify(
         text, attrs={"class": "x"}, display={"max_length": 9}, kinds=["url"], schemes={"ssh"}
     )
+    # Options given as iterators are read once, and the linkifier made again (pickled) is the same.
+    c = Linkifier(known_tlds=iter(["corp", "com"]), internal_hosts=iter(["a.corp"]), external_only=True, rel="x")
+    assert pickle.loads(pickle.dumps(c)) == c and c.with_options(target="_top").finder == c.finder
+    assert [dict(x.attrs) for x in c.anchors("a.corp b.com")] == [{}, {"rel": "x"}]
 
 
 def test_linkify_reuses_the_linkifier_of_the_same_options() -> None:

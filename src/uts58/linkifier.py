@@ -31,7 +31,7 @@ from .detection import Finder, Link, finder_for, resolve_finder
 from .display import DisplayOptions, check_display
 from .errors import OptionError, about
 from .markdown_text import escape_text, markdown_link
-from .options import DetectionOptions
+from .options import OPTION_NAMES, PRESETS, DetectionOptions
 from .security import Policy, admitted
 
 if sys.version_info >= (3, 11):
@@ -120,6 +120,7 @@ _DEFAULTS: dict[str, Any] = {
     "link_class": None,
 }
 _UNSEEN = object()
+_NO_ATTRIBUTES: Mapping[str, str] = MappingProxyType({})
 # The function a user called, for the errors of the Linkifier it makes
 # (``linkify() got an unexpected keyword argument``): set around the call.
 _CALLER: ContextVar[str] = ContextVar("uts58 linkifier caller", default="Linkifier")
@@ -258,7 +259,13 @@ class Linkifier:
         policy = Policy.default() if policy is None else policy
         if not isinstance(policy, Policy):
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-        found_by = linkify_finder(finder, options, policy, caller)
+        own = None
+        if finder is None:
+            for name in options:  # (a name Linkifier does not take, before any is read)
+                if name not in _DETECTION_NAMES:
+                    raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
+            own = _own_options(options, caller)  # (normalized: an iterator given is read once)
+        found_by = linkify_finder(finder, options if own is None else own, policy, caller)
         values: dict[str, Any] = {
             "format": format,
             "link_text": link_text,
@@ -281,7 +288,7 @@ class Linkifier:
         object.__setattr__(self, "_schemes", found_by.schemes)
         object.__setattr__(self, "_keeps_text", link_text == "original" and shortening is None)
         object.__setattr__(self, "_kinds_filter", wanted if len(wanted) < 2 else None)
-        object.__setattr__(self, "_detection", MappingProxyType(dict(options)) if finder is None else None)
+        object.__setattr__(self, "_detection", own)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Linkifier is immutable: use with_options({name}=...)")
@@ -427,9 +434,10 @@ class Linkifier:
                 href, attrs, text = result
             extra = attributes_html(attrs) if markup else ""
             attrs = MappingProxyType(dict(attrs))  # (an anchor's attributes are read, not changed)
+        elif markup:
+            attrs, extra = _NO_ATTRIBUTES, self._attributes.html_of(link)  # (render writes the serialized form)
         else:
-            attrs = self._attributes.of(link)
-            extra = self._attributes.html_of(link) if markup else ""
+            attrs, extra = self._attributes.of(link), ""
         if not markup:
             return href, attrs, text, ""
         if self.format == "markdown":
@@ -440,6 +448,18 @@ class Linkifier:
             text,
             '<a href="' + _escape_html(href) + '"' + extra + ">" + html.escape(text, quote=False) + "</a>",
         )
+
+
+def _own_options(options: Mapping[str, Any], caller: str) -> Mapping[str, Any]:
+    """The detection options given, as a finder of them alone holds them
+    (normalized: an iterator is read once), a preset's as if given one by
+    one (a preset says what file names are: the policy's list does not
+    replace its ``file_extensions``, D97)."""
+    own = finder_for(options, caller)
+    names = set(options) - {"preset"}
+    if "preset" in options:
+        names |= {*PRESETS[options["preset"]], "file_extensions"}
+    return MappingProxyType({name: getattr(own, name) for name in OPTION_NAMES if name in names})
 
 
 def _restore(options: dict[str, Any]) -> Linkifier:

@@ -166,7 +166,7 @@ class _Scanner(Generic[_T]):
             pos, self.floor, at = scan.skip(text, pos, self.floor)  # type: ignore[union-attr]  # (D106)
             m = search(text, at)
         while m is not None:
-            if passed_over(m):
+            if m.lastindex is not None:  # (passed_over(m), inlined: once per candidate)
                 m = search(text, m.end())  # ("....", "@@@@": a run with no candidate in it; pos stays)
                 continue
             at = m.start()
