@@ -32,12 +32,9 @@ reads ``&amp;``), and the plugin reads them so.  Without escaping
 (``escape=False``) an entity is read as the character it stands for, so
 that a link never starts or ends inside what the reader sees as one word.
 
-A link's text is the text that was there (``link_text="display"``: the §4
-display form), unless a callback changes it.  As :func:`uts58.linkify`, the
-``rel``, ``target``, ``external_only`` and ``internal_hosts`` presets set
-attributes (D82, D83) and ``display=`` shortens what a link shows (the
-shortened display form replaces the text that was there, a truncated link
-gets a ``title``; the href never changes: D79-D81, D90).
+The links are the anchors of a :class:`uts58.Linkifier` (D108; its
+options, or ``linkifier=``): each keeps the text that was there unless
+``link_text="display"``, ``display=`` (D90) or a callback says otherwise.
 """
 
 from __future__ import annotations
