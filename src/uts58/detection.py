@@ -17,7 +17,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._checks import check_str, given_alone
-from ._kernels import Scan, candidate_scan, speedups
+from ._kernels import Scan, _active, candidate_scan, speedups
 from .caches import bounded
 from .errors import OptionError, about
 from .evidence import CODE_TLDS, PLACEHOLDER, address_evidence, evidence, placeholder
@@ -491,7 +491,7 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
     if finder is None and not options:
         # (issue 14: the common call, one call per line of a text: the
         # default finder's candidate search straight away)
-        default, scan = _DEFAULT_SCANS.get(speedups()) or _default_scan()
+        default, scan = _DEFAULT_SCANS.get(_active[0]) or _default_scan()  # (_active[0]: speedups(), no call)
         if type(text) is not str:
             return default.find_links(text)  # (the TypeError, naming text)
         return first_links(text, default, scan)
