@@ -46,7 +46,7 @@ class Anchor(NamedTuple):
     """One link as an output writes it (:meth:`uts58.Linkifier.anchors`):
     where it is in the text (``start``, ``end``), the :class:`~uts58.Link`
     found there, the ``href``, the other attributes (``rel``, ``target``,
-    ``title``…; a dict to read, not to change) and the ``text`` it shows,
+    ``title``…; a read-only mapping) and the ``text`` it shows,
     all after the policy, the presets, ``display`` and the callback."""
 
     start: int
@@ -225,9 +225,9 @@ class LinkAttributes:
         return True
 
     def of(self, link: Link, title: str | None = None) -> Mapping[str, str]:
-        """The attributes of ``link``'s ``<a>`` (a dict to read, not to
-        change), with ``title`` (a truncated link's whole display form)
-        unless they hold a title already, in any letter case (D90)."""
+        """The attributes of ``link``'s ``<a>`` (read-only), with ``title``
+        (a truncated link's whole display form) unless they hold a title
+        already, in any letter case (D90)."""
         attrs = self.outside if not self.external_only or self.external(link) else self.inside
         if title is not None and not any(name.lower() == "title" for name in attrs):
             return {**attrs, "title": title}
