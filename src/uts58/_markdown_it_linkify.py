@@ -16,9 +16,9 @@ from .caches import bounded
 from .detection import Finder, finder_for, resolve_finder
 from .errors import OptionError
 from .hosts import normalize_tlds
-from .linkifier import Linkifier, LinkifyOptions, OutputOptions, with_policy_extensions
+from .linkifier import Linkifier, LinkifyOptions, OutputOptions
 from .options import prefilter
-from .security import Policy, escape_bidi_controls
+from .security import Policy, escape_bidi_controls, with_policy_extensions
 
 if sys.version_info >= (3, 11):
     from typing import Unpack

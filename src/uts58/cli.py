@@ -17,12 +17,12 @@ from .detection import Finder, why_not
 from .email import format_email
 from .errors import OptionError, TLDListError
 from .formatting import format_url
-from .linkifier import Linkifier, with_policy_extensions
+from .linkifier import Linkifier
 from .offsets import UNITS
 from .options import DEFAULT_SCHEMES, PRESETS, _scheme_set
 from .parallel import DEFAULT_BLOCK
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
-from .security import Policy, check_link
+from .security import Policy, check_link, with_policy_extensions
 from .tlds import TldSource, default_source, load_source
 
 __all__ = ["main"]

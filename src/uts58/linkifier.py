@@ -27,12 +27,12 @@ from ._checks import check_str, given_alone
 from ._kernels import escape_html as _escape_html
 from .anchor import Anchor, Callback, LinkAttributes, apply_callback, attributes_html, check_callback, shown
 from .caches import bounded
-from .detection import Finder, Link, finder_for, resolve_finder
+from .detection import Finder, Link, finder_for
 from .display import DisplayOptions, check_display
 from .errors import OptionError, about
 from .markdown_text import escape_text, markdown_link
 from .options import OPTION_NAMES, PRESETS, DetectionOptions
-from .security import Policy, admitted
+from .security import Policy, admitted, policy_finder
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -124,35 +124,6 @@ _NO_ATTRIBUTES: Mapping[str, str] = MappingProxyType({})
 # The function a user called, for the errors of the Linkifier it makes
 # (``linkify() got an unexpected keyword argument``): set around the call.
 _CALLER: ContextVar[str] = ContextVar("uts58 linkifier caller", default="Linkifier")
-
-
-def linkify_finder(finder: object, options: Mapping[str, Any], policy: Policy, caller: str = "linkify") -> Finder:
-    """The Finder of a :class:`Linkifier`: ``finder``, or one made of the
-    detection ``options`` (:class:`LinkifyOptions`), with the policy's
-    ``file_extensions`` when it has its own and the options set none (D27,
-    D97), and its ``cjk_boundary`` when it asks for it (D107).  A finder
-    and options at once is an OptionError (D62)."""
-    for name in options:
-        if name not in _DETECTION_NAMES:
-            raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
-    if finder is None:
-        found = finder_for(with_policy_extensions(options, policy, caller), caller)
-    else:
-        found = resolve_finder(finder, options, caller)
-    if policy.cjk_boundary and not found.cjk_boundary:
-        found = found.with_options(cjk_boundary=True)
-    return found
-
-
-def with_policy_extensions(options: Mapping[str, Any], policy: Policy, caller: str) -> Mapping[str, Any]:
-    """Detection options with the policy's ``file_extensions`` when it has
-    its own and the options say nothing of file names (D97): an explicit
-    ``file_extensions`` or ``preset`` wins, and the policy still checks its
-    list (``Policy(file_extensions={"py"})`` rejects ``helpers.py`` found
-    with ``file_extensions=()``)."""
-    if policy.file_extensions is None or "file_extensions" in options or "preset" in options:
-        return options
-    return {**options, "file_extensions": policy.file_extensions}
 
 
 class Linkifier:
@@ -259,13 +230,11 @@ class Linkifier:
         policy = Policy.default() if policy is None else policy
         if not isinstance(policy, Policy):
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-        own = None
-        if finder is None:
-            for name in options:  # (a name Linkifier does not take, before any is read)
-                if name not in _DETECTION_NAMES:
-                    raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
-            own = _own_options(options, caller)  # (normalized: an iterator given is read once)
-        found_by = linkify_finder(finder, options if own is None else own, policy, caller)
+        for name in options:  # (a name Linkifier does not take, before any is read)
+            if name not in _DETECTION_NAMES:
+                raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
+        own = None if finder is not None else _own_options(options, caller)  # (normalized: iterators read once)
+        found_by = policy_finder(finder, options if own is None else own, policy, caller)
         values: dict[str, Any] = {
             "format": format,
             "link_text": link_text,

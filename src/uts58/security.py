@@ -17,12 +17,13 @@ import importlib
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from .caches import bounded
-from .detection import Finder, cjk_boundary_links
+from .detection import Finder, cjk_boundary_links, finder_for, resolve_finder
 from .errors import OptionError
 from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span
 from .link import Link
@@ -158,6 +159,32 @@ class Policy:
         if moved:
             raise TypeError(f"Policy has no {moved[0]} (D65): it is an option of uts58.Finder({moved[0]}=...)")
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def policy_finder(finder: object, options: Mapping[str, Any], policy: Policy, caller: str) -> Finder:
+    """The Finder of a :class:`uts58.Linkifier` under ``policy``: ``finder``,
+    or one made of the detection ``options``, with the policy's
+    ``file_extensions`` when it has its own and the options set none (D27,
+    D97), and its ``cjk_boundary`` when it asks for it (D107).  A finder
+    and options at once is an OptionError (D62)."""
+    if finder is None:
+        found = finder_for(with_policy_extensions(options, policy, caller), caller)
+    else:
+        found = resolve_finder(finder, options, caller)
+    if policy.cjk_boundary and not found.cjk_boundary:
+        found = found.with_options(cjk_boundary=True)
+    return found
+
+
+def with_policy_extensions(options: Mapping[str, Any], policy: Policy, caller: str) -> Mapping[str, Any]:
+    """Detection options with the policy's ``file_extensions`` when it has
+    its own and the options say nothing of file names (D97): an explicit
+    ``file_extensions`` or ``preset`` wins, and the policy still checks its
+    list (``Policy(file_extensions={"py"})`` rejects ``helpers.py`` found
+    with ``file_extensions=()``)."""
+    if policy.file_extensions is None or "file_extensions" in options or "preset" in options:
+        return options
+    return {**options, "file_extensions": policy.file_extensions}
 
 
 _MOVED_TO_FINDER = frozenset({"known_tlds", "unicode_version"})
