@@ -30,7 +30,6 @@ from .hosts import (
     default_tlds,
     domain_rules,
     host_patterns,
-    host_span,
     normalize_tlds,
 )
 from .link import Host, HostKind, Kind, Link, _detected_link, _host, link_forms
@@ -46,7 +45,7 @@ from .options import (
     file_extension_set,
 )
 from .properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
-from .runs import _CJK_RANGES, _SCAN_CLASSES, _candidate_pattern, _schemed_host, cjk_boundary_start
+from .runs import _CJK_RANGES, _SCAN_CLASSES, _candidate_pattern, _schemed_host, cjk_boundary_host
 from .scanner import _NO_LINKS, _link_of, _place_of, _Scanner, first_links
 
 if sys.version_info >= (3, 11):
@@ -325,13 +324,11 @@ def cjk_boundary_links(finder: Finder, text: str, links: Iterable[Link]) -> Iter
     (with the finder's TLDs) is left out."""
     for link in links:
         if link.kind == "url" and link.scheme is None:
-            start, host_end = cjk_boundary_start(text, link.start, link.text, finder.unicode_version)
+            start, host = cjk_boundary_host(text, link, finder._rules)
+            if host is None:
+                continue
             if start != link.start:
-                host = host_span(text, start, host_end, finder._rules)
-                if host is None:
-                    continue
-                adjusted = Host(host[2], host[1], "domain")
-                link = _detected_link(finder, start, link.end, "url", text[start : link.end], None, adjusted)
+                link = _detected_link(finder, start, link.end, "url", text[start : link.end], None, host)
         yield link
 
 

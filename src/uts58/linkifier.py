@@ -31,7 +31,7 @@ from .detection import Finder, Link, finder_for
 from .display import DisplayOptions, check_display
 from .errors import OptionError, about
 from .markdown_text import escape_text, markdown_link
-from .options import OPTION_NAMES, PRESETS, DetectionOptions
+from .options import OPTION_NAMES, PRESETS, LinkifyOptions
 from .security import Policy, admitted, policy_finder
 
 if sys.version_info >= (3, 11):
@@ -49,19 +49,6 @@ __all__ = [
     "OutputOptions",
     "linkify",
 ]
-
-
-class LinkifyOptions(DetectionOptions, total=False):
-    """The detection options :func:`linkify` takes as keyword arguments
-    (those of :class:`uts58.Finder` but ``urls`` and ``emails``, which
-    ``kinds`` says), and ``preset`` (:meth:`uts58.Finder.preset`)."""
-
-    file_extensions: Iterable[str] | None
-    file_names: bool
-    bare_domains: bool
-    cjk_prose: bool
-    cjk_boundary: bool
-    preset: str
 
 
 class OutputOptions(TypedDict, total=False):

@@ -36,18 +36,25 @@ class DetectionOptions(TypedDict, total=False):
     unicode_version: str
 
 
-class FinderOptions(DetectionOptions, total=False):
-    """The keyword arguments of :func:`find_links` (and of :class:`Finder`),
-    for type checkers: a misspelt option is an error (``requires_scheme=``)."""
+class LinkifyOptions(DetectionOptions, total=False):
+    """The detection options :func:`uts58.linkify` and the adapters take as
+    keyword arguments: those of :class:`Finder` but ``urls`` and ``emails``
+    (which ``kinds`` says), and ``preset`` (:meth:`Finder.preset`)."""
 
-    urls: bool
-    emails: bool
     file_extensions: Iterable[str] | None
     file_names: bool
     bare_domains: bool
     cjk_prose: bool
     cjk_boundary: bool
     preset: str
+
+
+class FinderOptions(LinkifyOptions, total=False):
+    """The keyword arguments of :func:`find_links` (and of :class:`Finder`),
+    for type checkers: a misspelt option is an error (``requires_scheme=``)."""
+
+    urls: bool
+    emails: bool
 
 
 OPTION_NAMES = (

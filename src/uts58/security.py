@@ -25,11 +25,11 @@ from typing import Any, Literal
 from .caches import bounded
 from .detection import Finder, cjk_boundary_links, finder_for, resolve_finder
 from .errors import OptionError
-from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules, host_span
+from .hosts import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules
 from .link import Link
 from .options import file_extension_set
 from .properties import DEFAULT_UNICODE_VERSION, _module_name
-from .runs import cjk_boundary_start
+from .runs import cjk_boundary_host
 
 __all__ = [
     "DEFAULT_FILE_EXTENSIONS",
@@ -439,14 +439,20 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
         return next(cjk_boundary_links(finder, text, (link,)), None)
     # A hand-built link (D64): its domain validated with the default TLDs.
     version = link.unicode_version
-    start, host_end = cjk_boundary_start(text, link.start, link.text, version)
-    if start == link.start:
-        return link
-    host = host_span(text, start, host_end, domain_rules(default_tlds(), version))
+    start, host = cjk_boundary_host(text, link, domain_rules(default_tlds(), version))
     if host is None:
         return None
+    if start == link.start:
+        return link
     return Link(
-        start, link.end, "url", text[start : link.end], None, host[2], ascii_host=host[1], unicode_version=version
+        start,
+        link.end,
+        "url",
+        text[start : link.end],
+        None,
+        host.unicode,
+        ascii_host=host.ascii,
+        unicode_version=version,
     )
 
 
