@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import html
+import importlib
 import os
 import resource
 import subprocess
@@ -88,6 +89,11 @@ def _mistune() -> Callable[[str], object]:
     return lambda text: md(text)
 
 
+def _compat(module: str, name: str, shape: str) -> Callable[[str], object]:
+    function = getattr(importlib.import_module(f"uts58.compat.{module}"), name)
+    return lambda text: function(shape.format(text))
+
+
 def _template() -> Callable[[str], object]:
     from uts58.templates import linkify_filter
 
@@ -140,6 +146,13 @@ ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     "linkify_html, one text node per link": lambda: (
         lambda text: uts58.linkify_html("".join(f"<p>{part}</p>" for part in text.split(",")))
     ),
+    "linkify_html, a whole document (checked in pieces past 256 KiB)": lambda: (
+        lambda text: uts58.linkify_html(
+            "<!DOCTYPE html><html><body>" + "".join(f"<p>{part}</p>\n" for part in text.split(",")) + "</body></html>"
+        )
+    ),
+    "compat.bleach.linkify, one <p>": lambda: _compat("bleach", "linkify", "<p>{}</p>"),
+    "compat.django.urlize, one paragraph": lambda: _compat("django", "urlize", "{}"),
     "template filter (rel, target)": _template,
     "find_links_in_stream, 4 KiB chunks": lambda: _stream,
     "linkify, one paragraph (reference)": lambda: uts58.linkify,

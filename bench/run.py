@@ -42,6 +42,7 @@ from pathlib import Path
 import corpus
 import peers
 from adapters import bench_adapters, bench_linkify_html
+from memory import bench_html_memory
 from precision import bench_precision as precision_rows
 from speed import bench_speed
 from timing import best_of, doubling
@@ -360,6 +361,7 @@ def main() -> int:
         bench_linkify,
         bench_offsets,
         bench_linkify_html,
+        bench_html_memory,
         bench_adapters,
         bench_peers,
         bench_speed_rows,

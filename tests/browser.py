@@ -70,7 +70,8 @@ function dump(node, strip) {
       }
       const tpl = c instanceof HTMLTemplateElement ? dump(content.call(c), strip) : [];
       out.push([ns.call(c), local.call(c), attrs, dump(c, strip), tpl]);
-    } else out.push(["#" + t]);
+    } else if (t === 10) out.push(["#doctype", c.name, c.publicId, c.systemId]);
+    else out.push(["#" + t]);
   }
   return out;
 }
@@ -79,15 +80,34 @@ const failures = [];
 let links = 0;
 // Scripting on: elements of this document (a browser's innerHTML).  Off: an
 // inert document, as sanitizers and server-side parsers read HTML.
-const doc = %s ? document : document.implementation.createHTMLDocument("");
+const SCRIPTING = %s;
+const doc = SCRIPTING ? document : document.implementation.createHTMLDocument("");
+// A whole document ("#document" context): written into a frame of this page
+// (scripting on; the frame keeps this page's policy) or read by DOMParser
+// (scripting off); its mode (quirks or not) is part of what is compared.
+const frame = document.createElement("iframe");
+document.body.appendChild(frame);
+function page(html, strip) {
+  let d;
+  if (SCRIPTING) { d = frame.contentDocument; d.open(); d.write(html); d.close(); }
+  else d = new DOMParser().parseFromString(html, "text/html");
+  return JSON.stringify([d.compatMode, dump(d, strip)]);
+}
 for (const [id, context, input, output] of cases) {
-  const a = doc.createElement(context), b = doc.createElement(context);
-  a.innerHTML = input;
-  b.innerHTML = output;
   const found = [];
-  const before = JSON.stringify(dump(a, null)), after = JSON.stringify(dump(b, found));
+  let before, after;
+  if (context === "#document") {
+    before = page(input, null);
+    after = page(output, found);
+  } else {
+    const a = doc.createElement(context), b = doc.createElement(context);
+    a.innerHTML = input;
+    b.innerHTML = output;
+    before = JSON.stringify(dump(a, null));
+    after = JSON.stringify(dump(b, found));
+  }
   links += found.length;
-  if (before !== after || found.some(([href]) => !/^(https?|mailto):/.test(href))) failures.push(id);
+  if (before !== after || found.some(([href]) => !/^(https?|ftp|mailto):/.test(href))) failures.push(id);
 }
 document.getElementById("result").textContent = JSON.stringify({checked: cases.length, links, failures});
 </script>
@@ -108,9 +128,9 @@ def chromium() -> str:
 def compare_in_browser(
     cases: list[tuple[str, str, str, str]], marker: str, *, scripting: bool = True
 ) -> dict[str, Any]:
-    """cases: (id, context element, input, output).  Returns {"checked",
+    """cases: (id, context element or "#document", input, output).  Returns {"checked",
     "links", "failures": [ids whose output DOM is not the input DOM plus
-    marked links with http(s)/mailto hrefs]}."""
+    marked links with http(s)/ftp/mailto hrefs (the default schemes)]}."""
     browser = chromium()
     data = json.dumps(cases).replace("<", "\\u003c")  # nothing in the JSON can end the script element
     with tempfile.TemporaryDirectory() as tmp:

@@ -52,6 +52,8 @@ def _cli_argv(options: dict[str, Any]) -> list[str] | None:
             argv += [f"--{name}", value]
         elif name == "link_class":
             argv += ["--class", value]
+        elif name == "rel_target_on":
+            argv += ["--rel-target-on", value]
         elif name == "external_only":
             argv += ["--external-only"] if value else []
         elif name == "internal_hosts" and isinstance(value, list):
@@ -127,12 +129,21 @@ CASES: dict[str, tuple[str, dict[str, Any], list[dict[str, str]], bool]] = {
         ],
         True,
     ),
-    "link_class is every link's class": (
+    "link_class is every link's class (rel goes on web links only, D113)": (
         "a.com/x and x@b.com",
         {"link_class": "ext", "rel": "ugc"},
         [
             {"href": "https://a.com/x", "class": "ext", "rel": "ugc", "#text": "a.com/x"},
-            {"href": "mailto:x@b.com", "class": "ext", "rel": "ugc", "#text": "x@b.com"},
+            {"href": "mailto:x@b.com", "class": "ext", "#text": "x@b.com"},
+        ],
+        True,
+    ),
+    "rel_target_on='all' puts rel and target on mailto: too": (
+        "a.com/x and x@b.com",
+        {"rel": "nofollow", "target": "_blank", "rel_target_on": "all"},
+        [
+            {"href": "https://a.com/x", **EXTERNAL, "#text": "a.com/x"},
+            {"href": "mailto:x@b.com", **EXTERNAL, "#text": "x@b.com"},
         ],
         True,
     ),
@@ -233,6 +244,9 @@ def test_wrong_options_name_the_argument(
     ({"finder": uts58.Finder(), "schemes": ["https"]}, "finder"),
     ({"link_class": "x", "attrs": {"CLASS": "y"}}, "link_class"),
     ({"link_class": "x", "format": "markdown"}, "link_class"),
+    ({"rel_target_on": "mail", "rel": "x"}, "rel_target_on"),
+    ({"rel_target_on": "all"}, "rel_target_on"),
+    ({"rel_target_on": "all", "rel": "x", "external_only": True}, "rel_target_on"),
 ])  # fmt: skip
 def test_errors_name_their_option(options: dict[str, Any], option: str | None) -> None:
     """OptionError.option names the keyword (the command line maps it to its flag)."""

@@ -19,6 +19,7 @@ from html5dom import justhtml_dom, without_marked_links
 import uts58.cli
 from uts58 import Finder, Policy, find_links, linkify, linkify_html
 from uts58.cli import main
+from uts58.html5 import DEFAULT_SKIP
 from uts58.tlds import load_tlds
 
 TEXT = (
@@ -551,3 +552,33 @@ def test_bad_link_flags_are_usage_errors_naming_them(
 ) -> None:
     err = usage_error(capsys, "linkify", *argv, str(text_file))
     assert err.startswith("uts58 linkify: error: ") and message in err
+
+
+def test_linkify_html_documents_and_skip(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--html keeps a document whole (D109); --skip adds opt-out selectors to
+    the defaults (D110); --html-as reads an input as a document or a fragment."""
+    page = tmp_path / "page.html"
+    text = (
+        '<!DOCTYPE html>\n<html lang="de"><head><title>a.com</title></head>\n<body class=x>'
+        "<p>a.com <span class=nl>b.com</span> <i class=no-linkify>c.com</i></p></body></html>\n<!-- end -->\n"
+    )
+    page.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "linkify", "--html", "--skip", ".nl", f"--attr={MARK}=", str(page))
+    assert code == 0 and err == ""
+    assert out == linkify_html(text, skip=(*DEFAULT_SKIP, ".nl"), attrs={MARK: ""})
+    assert (
+        out.count(MARK) == 1 and out.startswith('<!DOCTYPE html>\n<html lang="de">') and out.endswith("<!-- end -->\n")
+    )
+    frames = tmp_path / "frames.html"
+    frames.write_text("<frameset> www.a.com/</frameset>", encoding="utf-8")
+    for how, linked in (("auto", True), ("fragment", True), ("document", False)):
+        code, out, _ = run(capsys, "linkify", "--html", "--html-as", how, str(frames))
+        assert code == 0 and ("<a " in out) == linked, how
+    for argv, message in (
+        (["--html", "--skip", "[x"], "argument --skip: skip: '[x' is not a selector"),
+        (["--skip", ".x"], "argument --skip: only with --html"),
+        (["--html-as", "document"], "argument --html-as: only with --html"),
+    ):
+        with pytest.raises(SystemExit) as info:
+            main(["linkify", *argv, str(page)])
+        assert info.value.code == 2 and message in capsys.readouterr().err

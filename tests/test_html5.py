@@ -227,15 +227,17 @@ def test_nothing_after_an_unclosed_raw_text_element_is_lost() -> None:
         out = linkify_html(fragment)
         assert out.startswith('<a href="https://a.com/">a.com</a> ')
         assert "b.com <b>c.com" in out.replace("&lt;", "<").replace("&gt;", ">")
-    # A tag cut by the end of input is dropped by every HTML5 parser (EOF in a tag name).
+    # A tag cut by the end of input is dropped by every HTML5 parser (EOF in
+    # a tag name); the output keeps it, as the input's bytes (D109).
     assert linkify_html("x.com <p>y.com <b") == (
-        '<a href="https://x.com/">x.com</a> <p><a href="https://y.com/">y.com</a> </p>'
+        '<a href="https://x.com/">x.com</a> <p><a href="https://y.com/">y.com</a> <b'
     )
 
 
 def test_examples() -> None:
+    # The input's bytes stay as they are, around the links (D109).
     assert linkify_html("<p class=x>see example.com &amp; more</p>") == (
-        '<p class="x">see <a href="https://example.com/">example.com</a> &amp; more</p>'
+        '<p class=x>see <a href="https://example.com/">example.com</a> &amp; more</p>'
     )
     # Link text is the document's own text; link_text="display" shows §4's form.
     fragment = "<p>https://example.com/%E3%82%A2 x@y.org</p>"
@@ -244,10 +246,10 @@ def test_examples() -> None:
         ' <a href="mailto:x@y.org">x@y.org</a></p>'
     )
     assert '">https://example.com/ア</a>' in linkify_html(fragment, link_text="display")
-    # Text in a table is foster-parented before it, links too.
+    # Text in a table outside its cells is foster-parented before it (or,
+    # white space, kept in it): it gets no link.  Text in cells does.
     assert linkify_html("<table>t.com<tr><td>u.com</table>") == (
-        '<a href="https://t.com/">t.com</a><table><tbody><tr><td><a href="https://u.com/">u.com</a></td></tr>'
-        "</tbody></table>"
+        '<table>t.com<tr><td><a href="https://u.com/">u.com</a></table>'
     )
 
 
@@ -257,21 +259,30 @@ def test_unchanged_without_links_byte_for_byte() -> None:
         assert linkify_html(fragment) == fragment
 
 
-def test_unverifiable_and_unfaithful_inputs_are_returned_as_they_are() -> None:
-    """Foreign content and templates (the round trip cannot show namespaces),
-    NUL, lone surrogates and a character reference to CR (lexbor's tree is
-    not the browser's there): the fragment comes back unchanged (D40)."""
-    for fragment in (
-        "x.com <svg></svg>",
-        "x.com <math></math>",
-        "x.com <template></template>",
-        "x.com \x00",
-        "x.com \ud800",
-        "x.com &#13;",
-        "x.com &#x0D",
+def unmarked(out: str) -> str:
+    """``out`` without the marked links linkify_html wrote (their text stays)."""
+    return re.sub(r'<a href="[^"]*" ' + MARK + r'="">([^<]*)</a>', r"\1", out)
+
+
+def test_foreign_content_nul_and_cr_no_longer_stop_linking() -> None:
+    """Foreign content and templates, NUL and a reference to CR: the text
+    around them is linked, what is inside them stays byte for byte (D109);
+    lone surrogates (not UTF-8) still return the input as it is."""
+    for fragment, linked in (
+        ("x.com <svg><text>y.com</text></svg> z.com", 2),
+        ('x.com <svg width="16"><path d="M0 0h1v1z"/></svg> z.com', 2),
+        ("x.com <math><mi>y.com</mi></math> z.com", 2),
+        ("x.com <template><p>y.com</p></template> z.com", 2),
+        ("x.com \x00 z.com", 2),
+        ("x.com &#13; z.com &#x0D", 2),
+        ("<image src=x> x.com <search>z.com</search>", 2),
     ):
-        assert linkify_html(fragment) == fragment
-    assert linkify_html("x.com &#130; &#x0D1;") != "x.com &#130; &#x0D1;"  # other references are fine
+        out = linkify_html(fragment, attrs={MARK: ""})
+        assert unmarked(out) == fragment
+        assert out.count("<a ") == linked, fragment
+        assert "y.com</" not in out.replace(">y.com</", "")  # nothing inside the foreign element or template
+    assert linkify_html("x.com \ud800") == "x.com \ud800"
+    assert linkify_html("x.com &#130; &#x0D1;") != "x.com &#130; &#x0D1;"
 
 
 def test_skipped_elements() -> None:
@@ -296,7 +307,9 @@ def test_context() -> None:
     with pytest.raises(ValueError, match="context"):
         linkify_html("x.com", context="no such>")
     with pytest.raises(TypeError, match="context must be str"):
-        linkify_html("x.com", context=None)  # type: ignore[arg-type]
+        linkify_html("x.com", context=3)  # type: ignore[arg-type]
+    # None (the default): a div, or a document when the input starts as one.
+    assert linkify_html("x.com", context=None) == linkify_html("x.com", context="div")
 
 
 def test_options_and_errors() -> None:
@@ -341,29 +354,32 @@ def test_hostile_shapes_stay_bounded() -> None:
 
 
 def test_work_is_linear_in_links(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Parser runs: one for the fragment, one per linked text node, two to
-    check; linkify runs: one per text node that may hold a link."""
+    """Parser runs: two per piece (the input and the output, D109), whatever
+    the number of links; input without links is not parsed at all."""
     parses = []
-    real = uts58.html5.LexborHTMLParser
+    real = uts58._htmlcheck.LexborHTMLParser
 
     def counting(*args: object, **kwargs: object) -> object:
         parses.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(uts58.html5, "LexborHTMLParser", counting)
+    monkeypatch.setattr(uts58._htmlcheck, "LexborHTMLParser", counting)
     for n in (100, 200, 400):
         parses.clear()
         out = linkify_html("<p>a.com b</p><i>no link</i>" * n)
         assert out.count("<a ") == n
-        assert len(parses) == 1 + n + 1
+        assert len(parses) == 2
+    parses.clear()
+    assert linkify_html("<p>a.com b</p>" * 100, skip_tags=["p"]) == "<p>a.com b</p>" * 100
+    assert parses == []
 
 
 def test_deep_block_nesting_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
     """lexbor's cost grows with depth² for nested div, li, span (and browsers cap the
     tree at 512 levels): deeper fragments come back unchanged, unparsed."""
     parses = []
-    real = uts58.html5.LexborHTMLParser
-    monkeypatch.setattr(uts58.html5, "LexborHTMLParser", lambda *a, **k: parses.append(1) or real(*a, **k))
+    real = uts58._htmlcheck.LexborHTMLParser
+    monkeypatch.setattr(uts58._htmlcheck, "LexborHTMLParser", lambda *a, **k: parses.append(1) or real(*a, **k))
     for deep in (
         "<div>" * 40_000 + "x.com",
         "<ul><li>" * 20_000 + "x.com",
@@ -387,11 +403,14 @@ def test_deep_block_nesting_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> No
 @pytest.mark.parametrize("tag", ["style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext", "noscript"])
 def test_foreign_raw_text_names_are_not_serialized(tag: str) -> None:
     """lexbor writes the text of <svg><style> (and the other raw-text names)
-    unescaped: a re-serialized `&lt;img onerror&gt;` would become live.  Such
-    fragments are never re-serialized."""
+    unescaped: a re-serialized `&lt;img onerror&gt;` would become live.
+    Nothing is re-serialized (D109): the foreign part stays byte for byte."""
     for root in ("svg", "math"):
-        fragment = f"x.com <{root}><{tag}>&lt;img src=x onerror=alert(1)&gt; y.com</{tag}></{root}> z.com"
-        assert linkify_html(fragment) == fragment
+        inner = f"<{root}><{tag}>&lt;img src=x onerror=alert(1)&gt; y.com</{tag}></{root}>"
+        fragment = f"x.com {inner} z.com"
+        out = linkify_html(fragment, attrs={MARK: ""})
+        assert unmarked(out) == fragment and inner in out
+        assert out.count("<a ") == (1 if tag == "plaintext" else 2)
 
 
 @pytest.mark.parametrize(
@@ -399,6 +418,7 @@ def test_foreign_raw_text_names_are_not_serialized(tag: str) -> None:
     [
         # A hostile review: foreign raw-text elements inside a skipped element
         # were serialized by lexbor with their text unescaped (script ran).
+        # Nothing is serialized now: x.com is linked, the rest stays as it is.
         '<code><svg><style>&lt;image href="x" onerror="alert(1)"&gt;&lt;/image&gt;</style></svg></code> x.com',
         "<a><svg><style>&lt;img src=x onerror=alert(1)&gt;</style></svg></a> x.com",
         "<button><math><mglyph><style>&lt;img src=x onerror=alert(1)&gt;</style></mglyph></math></button> x.com",
@@ -407,6 +427,17 @@ def test_foreign_raw_text_names_are_not_serialized(tag: str) -> None:
         # lexbor's trees differ from Chromium's: <image> in a table, <search>.
         " v.com <table><image src=x>",
         "<code><search></code> x.com ",
+    ],
+)
+def test_review_findings_only_gain_links_outside(fragment: str) -> None:
+    out = linkify_html(fragment, attrs={MARK: ""})
+    assert unmarked(out) == fragment
+    assert out.count(MARK) == 1
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
         # Quadratic for the parser (time, or the DOM itself): never parsed.
         "<span><div></span>" * 3000 + " x.com",
         "<div><textarea></div></textarea>" * 3000 + " x.com",

@@ -9,7 +9,7 @@ from html5dom import corpus
 from selectolax.lexbor import LexborHTMLParser
 
 from uts58._htmlcost import parse_cost
-from uts58.html5 import _UNFAITHFUL, _WORK_FLOOR, _WORK_PER_CHARACTER, MAX_DEPTH
+from uts58.html5 import _SURROGATE, _WORK_FLOOR, _WORK_PER_CHARACTER, MAX_DEPTH
 
 
 def dom_depth(fragment: str) -> int:
@@ -34,25 +34,38 @@ _PIECES = [
     "<textarea>", "</textarea>", "<title>", "</title>", "<button>", "</button>", "<dd>", "<dt>", "<option>",
     "<x y='>", "'", '"', "<x y=\">", ">", "text", " ", "<br>", "</br>", "<nobr>", "<h1>", "</h2>", "<object>",
     "</object>", "<caption>", "<col>", "<colgroup>",
+    # Foreign content (D109): elements that nest there, integration points, CDATA, self-closing tags.
+    "<svg>", "</svg>", "<math>", "</math>", "<g>", "</g>", "<foreignObject>", "<desc>", "<mi>", "<mtext>",
+    "<style>", "</style>", "<![CDATA[", "]]>", "<path/>", "<rect />", "<g a=b/>", "<image>", "<font color=x>",
 ]  # fmt: skip
 
 
 def test_model_is_never_shallower_than_the_parser() -> None:
     rng = random.Random(58)
-    for _ in range(4_000):
+    for _ in range(8_000):
         fragment = "".join(rng.choice(_PIECES) for _ in range(rng.randrange(1, 60)))
         cost = parse_cost(fragment)
-        assert cost is not None
+        if cost is None:  # (CDATA in foreign content left open: too unsure to model, never parsed)
+            assert "<![CDATA[" in fragment
+            continue
+        if "<svg" in fragment or "<math" in fragment:
+            # Foreign content is modelled within a factor: HTML elements at
+            # its integration points get no implied parents (<table><td>
+            # there is table, tbody, tr, td to the parser) and the model
+            # does not tell an SVG <title> from an HTML one.  Enough for a
+            # bound on hostile depth (D109); everywhere else it is exact.
+            assert 2 * cost.depth + 2 >= dom_depth(fragment), fragment
+            continue
         assert cost.depth + 1 >= dom_depth(fragment), fragment  # + a void element, pushed and popped at once
 
 
 def test_model_on_the_corpora() -> None:
-    """Foreign content (svg, math: raw-text names are not raw text there) and
-    what else linkify_html never parses are left out."""
+    """Foreign content included (svg, math: raw-text names are not raw text
+    there, td nests, CDATA ends at ]]>): linkify_html parses it now (D109)."""
     checked = 0
     for _, fragment in corpus():
         cost = parse_cost(fragment)
-        if cost is not None and not _UNFAITHFUL.search(fragment):
+        if cost is not None and not _SURROGATE.search(fragment):
             assert cost.depth + 1 >= dom_depth(fragment)
             checked += 1
     assert checked > 14_000
@@ -120,6 +133,24 @@ def test_noscript_is_markup_with_scripting_off() -> None:
     assert on.depth == 1 and off.depth >= 1000
 
 
-def test_script_data_escapes_are_not_modelled() -> None:
-    assert parse_cost("<script><!--<script></script>x") is None
+def test_script_data_escapes_are_followed() -> None:
+    # Script data's escapes are followed: here "</script>" ends the double
+    # escape and the script runs to the end of input, so "<p>" is not a tag.
+    assert parse_cost("<script><!--<script></script><p>") == parse_cost("<script>")
+    assert parse_cost("<script><!--x--></script><p>") == parse_cost("<script></script><p>")
     assert parse_cost("<script>a < b</script><p>") == parse_cost("<script></script><p>")
+
+
+def test_foreign_nesting_is_counted() -> None:
+    """In svg, td and tr nest (no table) and style holds markup: hostile
+    depth there is seen before anything is parsed, also when repeated
+    through integration points."""
+    for deep in (
+        "<svg>" + "<td>" * 600,
+        "<math><mi><svg><style>" + "<g>" * 600,
+        "<svg><![CDATA[>]]>" + "<g>" * 600,
+        "<math><mi><table><td>" * 300,
+        "<svg><title><i> </title><div>" * 300,
+    ):
+        cost = parse_cost(deep)
+        assert cost is not None and 2 * cost.depth + 2 >= dom_depth(deep) >= 600, deep[:40]

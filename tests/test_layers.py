@@ -69,11 +69,11 @@ SHIMS = {("escaping", "formatting")}
 def imports(module: str) -> set[str]:
     """The uts58 modules that ``module`` imports when it runs."""
     path = PACKAGE / f"{module}.py"
-    if not path.exists():
-        path = PACKAGE / module / "__init__.py"
-    if not path.exists():
-        return set()  # (the compiled module imports nothing of the package)
+    # A subpackage (compat) is one module of its layer: all its files count,
+    # and a relative import one level up ("from ..html5") names a module.
+    paths = [path] if path.exists() else sorted((PACKAGE / module).glob("*.py"))
     found: set[str] = set()
+    top = 1 if path.exists() else 2
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
@@ -82,9 +82,9 @@ def imports(module: str) -> set[str]:
                     visit(sub)
                 continue
             if isinstance(child, ast.ImportFrom):
-                if child.level == 1 and child.module:
+                if child.level == top and child.module:
                     found.add(child.module.split(".")[0])
-                elif child.level == 1:
+                elif child.level == top:
                     found.update(alias.name for alias in child.names)
                 elif child.module and child.module.split(".")[0] == "uts58":
                     rest = child.module.split(".")[1:]
@@ -98,7 +98,8 @@ def imports(module: str) -> set[str]:
                 found.add(_dynamic_import(child))  # type: ignore[arg-type]
             visit(child)
 
-    visit(ast.parse(path.read_text(encoding="utf-8")))
+    for one in paths:  # (none: the compiled module imports nothing of the package)
+        visit(ast.parse(one.read_text(encoding="utf-8")))
     found.discard(module)
     # "from . import __version__" is the package's own attribute, not a module.
     return {name for name in found if name in modules()}

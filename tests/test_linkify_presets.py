@@ -45,8 +45,8 @@ def anchors(markup: str) -> list[dict[str, str]]:
 
 def test_rel_and_target_go_on_every_link_and_blank_adds_noopener() -> None:
     text = "see example.com and x@example.org"
-    links = anchors(linkify(text, rel="nofollow ugc", target="_blank"))
-    assert [a["rel"] for a in links] == ["nofollow ugc noopener"] * 2  # emails too, without external_only
+    links = anchors(linkify(text, rel="nofollow ugc", target="_blank", rel_target_on="all"))
+    assert [a["rel"] for a in links] == ["nofollow ugc noopener"] * 2  # emails too, when asked (D113)
     assert [a["target"] for a in links] == ["_blank"] * 2
     for target in ("_BLANK", "_Blank"):  # a browsing-context keyword is ASCII case-insensitive
         assert anchors(linkify(text, target=target))[0]["rel"] == "noopener"
@@ -58,6 +58,33 @@ def test_rel_and_target_go_on_every_link_and_blank_adds_noopener() -> None:
     assert "noopener" not in linkify(text, attrs={"target": "_blank"})
     # Values are attribute-escaped.
     assert anchors(linkify("a.com", rel='x"><b>'))[0]["rel"] == 'x"><b>'
+
+
+def test_rel_and_target_go_on_web_links_only_unless_asked() -> None:
+    """D113: mailto: and hostless URLs (tel:) get the presets only with
+    rel_target_on="all"; attrs and link_class stay on every link."""
+    text = "see example.com, x@example.org, mailto:y@example.org and tel:+12015550123"
+    options: dict[str, Any] = {"rel": "nofollow", "target": "_blank", "schemes": {"https", "tel"}}
+    links = anchors(linkify(text, **options))
+    assert [(a["href"][:4], a.get("rel"), a.get("target")) for a in links] == [
+        ("http", "nofollow noopener", "_blank"),
+        ("mail", None, None),
+        ("mail", None, None),
+        ("tel:", None, None),
+    ]
+    links = anchors(linkify(text, **options, rel_target_on="all"))
+    assert [a.get("rel") for a in links] == ["nofollow noopener"] * 4
+    links = anchors(linkify(text, **options, attrs={"data-x": "1"}, link_class="ext"))
+    assert [(a["data-x"], a["class"]) for a in links] == [("1", "ext")] * 4
+    with pytest.raises(OptionError, match="rel_target_on must be 'web' or 'all'") as info:
+        linkify("a.com", rel="x", rel_target_on="email")  # type: ignore[arg-type]
+    assert info.value.option == "rel_target_on"
+    with pytest.raises(OptionError, match="rel_target_on='all': needs rel= or target="):
+        linkify("a.com", rel_target_on="all")
+    with pytest.raises(OptionError, match="rel_target_on='all': external_only"):
+        linkify("a.com", rel="x", rel_target_on="all", external_only=True)
+    with pytest.raises(TypeError, match="rel_target_on must be str"):
+        linkify("a.com", rel="x", rel_target_on=True)  # type: ignore[arg-type]
 
 
 def test_rel_and_target_errors_name_the_argument() -> None:

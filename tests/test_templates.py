@@ -96,11 +96,18 @@ def shown(link: uts58.Link) -> str:
     return escape_bidi_controls(link.display)  # what the default policy shows
 
 
+def expected_attributes(href: str, extra: dict[str, str] | None) -> dict[str, str]:
+    """``extra`` for a web link; without ``rel`` and ``target`` for ``mailto:`` (D113)."""
+    if href.startswith("mailto:"):
+        return {k: v for k, v in (extra or {}).items() if k not in ("rel", "target")}
+    return extra or {}
+
+
 def check_linkified(value: str, markup: str, extra: dict[str, str] | None = None) -> int:
     """``markup`` is ``value`` as text, in which links (and nothing else) are
-    elements ``a`` with an http(s)/mailto href and the attributes ``extra``,
-    each at a link that detection finds, with its href and display.  Returns
-    the number of links."""
+    elements ``a`` with an http(s)/mailto href and the attributes ``extra``
+    (:func:`expected_attributes`), each at a link that detection finds, with
+    its href and display.  Returns the number of links."""
     links = list(find_links(value, file_extensions=()))  # (Policy.none() lets "helpers.py" through, D56)
     pos, pending, count = 0, "", 0
     for item in html_items(markup):
@@ -110,7 +117,7 @@ def check_linkified(value: str, markup: str, extra: dict[str, str] | None = None
         attrs, text = item
         href = attrs.pop("href")
         assert href.startswith(SAFE_SCHEMES)
-        assert attrs == (extra or {}), f"attributes {attrs} in {markup!r}"
+        assert attrs == expected_attributes(href, extra), f"attributes {attrs} in {markup!r}"
         # The next link in the value with this text before it, this href and this display.
         match = [
             link
@@ -201,7 +208,7 @@ def test_option_errors() -> None:
     with pytest.raises(TypeError, match="rel must be str"):
         linkify_filter("a.com", rel=["nofollow"])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="rel is given twice"):
-        linkify_filter("a.com", rel="a", attrs={"REL": "b"})
+        linkify_filter("a.com", rel="ugc", attrs={"REL": "b"})
     with pytest.raises(TypeError, match="attrs must be a mapping"):
         linkify_filter("a.com", attrs="rel=x")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="kinds"):
@@ -241,7 +248,7 @@ def test_django_autoescape_off_keeps_the_text_and_builds_links_safely(django_eng
     out = render_django(django_engine, "{% autoescape off %}{{ b|linkify:'ugc' }}{% endautoescape %}", b=body)
     assert out == (
         '<i>see</i> &amp; <a href="https://example.com/%22%3Cx%3E" rel="ugc">example.com/"&lt;x&gt;</a>"'
-        ' <a href="mailto:x@example.org" rel="ugc">x@example.org</a>'
+        ' <a href="mailto:x@example.org">x@example.org</a>'
     )
     # Not marked safe: the result holds text nobody escaped.
     result = django_filter(body, None, autoescape=False)
@@ -273,14 +280,29 @@ def test_parse_argument() -> None:
     assert parse_argument("") == {}
     assert parse_argument("nofollow") == {"rel": "nofollow"}
     assert parse_argument(" kinds = url email , format=html ") == {"kinds": ["url", "email"], "format": "html"}
-    assert parse_argument("data-x=1,TITLE=a b") == {"attrs": {"data-x": "1", "title": "a b"}}
-    for bad in ("onclick=alert(1)", "href=x", "style=x", "rel=a,rel=b", "nofollow,rel=ugc", "=x", "class=a,CLASS=b"):
+    assert parse_argument("attr:data-x=1,attr:TITLE=a b") == {"attrs": {"data-x": "1", "title": "a b"}}
+    assert parse_argument("NoFollow UGC, Target=_blank") == {"target": "_blank", "rel": "nofollow ugc"}
+    assert parse_argument("class=ext, policy=STRICT, preset=gfm") == {
+        "link_class": "ext",
+        "policy": "strict",
+        "preset": "gfm",
+    }
+    for bad in (
+        "attr:onclick=alert(1)",
+        "attr:href=x",
+        "attr:style=x",
+        "rel=nofollow,rel=ugc",
+        "nofollow,rel=ugc",
+        "=x",
+        "class=a,CLASS=b",
+        "nofollow,nofollow",
+    ):
         with pytest.raises(ValueError, match="linkify argument"):
             parse_argument(bad)
     with pytest.raises(TypeError, match="argument must be str"):
         parse_argument(3)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="argument must be str, a mapping or a Policy"):
-        django_filter("a.com", 3)
+    with pytest.raises(TypeError, match="argument must be str, int, a mapping or a Policy"):
+        django_filter("a.com", True)
 
 
 # --------------------------------------------------------------------------
@@ -323,7 +345,7 @@ def check_raw_linkified(value: str, out: str, extra: dict[str, str]) -> int:
             ((attrs, text),) = [item for item in html_items(out[pos_o:end]) if item != ""]
             assert isinstance(attrs, dict)
             assert attrs.pop("href") == link.href and link.href.startswith(SAFE_SCHEMES)
-            assert attrs == extra and text == shown(link)
+            assert attrs == expected_attributes(link.href, extra) and text == shown(link)
             pos_o, pos_v, linked = end, link.end, linked + 1
     assert out[pos_o:] == value[pos_v:], (value, out)
     return linked
@@ -405,3 +427,173 @@ def test_mapping_attrs_follow_the_compact_rule() -> None:
             django_filter("x.com", {"attrs": {name: "alert(1)"}})
         with pytest.raises(ValueError, match="attrs"):
             linkify_filter("x.com", attrs={name: "alert(1)"})
+
+
+# --------------------------------------------------------------------------
+# The short argument cannot be misread (D112); rel/target on web links (D113)
+
+LONG = "see https://www.example.com/docs/2024/guide/install.html and x@example.org"
+
+# The short argument and the linkify options it means.
+MEANINGS: list[tuple[str, dict[str, Any]]] = [
+    ("30", {"display": {"max_length": 30}}),
+    ("truncate=30", {"display": {"max_length": 30}}),
+    ("max_length = 30, location=middle", {"display": {"max_length": 30, "location": "middle"}}),
+    (
+        "24, location=smart, strip_scheme, strip_www, strip_trailing_slash, ellipsis=...",
+        {
+            "display": {
+                "max_length": 24,
+                "location": "smart",
+                "strip_scheme": True,
+                "strip_www": True,
+                "strip_trailing_slash": True,
+                "ellipsis": "...",
+            }
+        },
+    ),
+    ("nofollow ugc, target=_blank", {"rel": "nofollow ugc", "target": "_blank"}),
+    ("rel=sponsored noreferrer, rel_target_on=all", {"rel": "sponsored noreferrer", "rel_target_on": "all"}),
+    (
+        "nofollow, external_only, internal_hosts=example.org",
+        {"rel": "nofollow", "external_only": True, "internal_hosts": ["example.org"]},
+    ),
+    ("class=ext, attr:data-track=1", {"link_class": "ext", "attrs": {"data-track": "1"}}),
+    ("kinds=email, policy=strict", {"kinds": ["email"], "policy": Policy.strict()}),
+]
+
+
+@pytest.mark.parametrize(("arg", "options"), MEANINGS)
+def test_the_short_argument_means_linkify_options(arg: str, options: dict[str, Any]) -> None:
+    out = django_filter(LONG, arg)
+    assert out == linkify(LONG, **options) and out != linkify(LONG)
+
+
+def test_the_misreadings_of_the_issue_are_gone(django_engine: Any) -> None:
+    """issue 25: "30" gave rel="30", "truncate=30" an attribute, "nofolow" a rel."""
+    from django.template import TemplateSyntaxError
+
+    out = render_django(django_engine, '{{ b|linkify:"30" }}', b=LONG)
+    ((attrs, text),) = [item for item in html_items(out) if isinstance(item, tuple)][:1]
+    assert "rel" not in attrs and len(text) == 30 and text.endswith("…") and attrs["title"].startswith("https://")
+    assert render_django(django_engine, '{{ b|linkify:"truncate=30" }}', b=LONG) == out
+    assert render_django(django_engine, "{{ b|linkify:30 }}", b=LONG) == out  # a number, as urlizetrunc:30
+    with pytest.raises(TemplateSyntaxError, match="max_length"):
+        render_django(django_engine, "{{ b|linkify:0 }}", b=LONG)
+    for arg, word in (("nofolow", "'nofolow'"), ("data-x=1", "'data-x'"), ("target=blank", "'blank'")):
+        with pytest.raises(TemplateSyntaxError, match=word) as info:
+            render_django(django_engine, f'{{{{ b|linkify:"{arg}" }}}}', b=LONG)
+        assert isinstance(info.value, uts58.OptionError)  # one type, whichever way it is caught
+    with pytest.raises(TemplateSyntaxError, match="did you mean 'nofollow'"):
+        render_django(django_engine, '{{ b|linkify:"nofolow" }}', b=LONG)
+    # A mapping argument's bad value is a template error too; a wrong type stays a TypeError.
+    with pytest.raises(TemplateSyntaxError, match="kinds"):
+        render_django(django_engine, "{{ b|linkify:o }}", b=LONG, o={"kinds": ["phone"]})
+    with pytest.raises(TypeError, match="argument must be"):
+        render_django(django_engine, "{{ b|linkify:o }}", b=LONG, o=3.0)
+
+
+@pytest.mark.parametrize(
+    ("arg", "words"),
+    [
+        ("0", "max_length=0"),
+        ("-5", "'-5'"),
+        ("30, 20", "'20' is given twice"),
+        ("truncate=3x", "truncate=3x"),
+        ("max_lenght=3", "did you mean 'max_length'"),
+        ("location=left", "'left'"),
+        ("rel=nofollow nofolow", "'nofolow'"),
+        ("target=_blnk", "did you mean '_blank'"),
+        ("target=a b", "'a b'"),
+        ("kinds=urls", "'urls'"),
+        ("policy=lenient", "'lenient'"),
+        ("preset=gmf", "'gmf'"),
+        ("format=rst", "'rst'"),
+        ("rel_target_on=email", "'email'"),
+        ("strip_www=yes", "strip_www takes no value"),
+        ("attr:onclick=x", "attr:onclick"),
+        ("attr:", "attr:"),
+        ("ellipsis=", "ellipsis= needs a value"),
+    ],
+)
+def test_bad_words_and_values_are_errors_naming_them(arg: str, words: str) -> None:
+    with pytest.raises(uts58.OptionError, match=re.escape(words)) as info:
+        django_filter(LONG, arg)
+    assert repr(arg) in str(info.value)  # the whole argument, to find it in the template
+
+
+def test_every_rel_value_and_word_is_taken() -> None:
+    for word in uts58.templates.REL_VALUES:
+        assert parse_argument(word.upper()) == {"rel": word}
+        assert linkify_filter("a.com", rel=word.title()) == linkify("a.com", rel=word)
+    for target in ("_blank", "_SELF", "_parent", "_top", "frame-1"):
+        assert parse_argument(f"target={target}") == {"target": target}
+
+
+def test_jinja_keywords_are_checked() -> None:
+    env = jinja_env(True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'max_lenght'"):
+        env.from_string("{{ b | linkify(max_lenght=3) }}").render(b=LONG)
+    with pytest.raises(uts58.OptionError, match="did you mean 'nofollow'") as info:
+        env.from_string('{{ b | linkify(rel="nofolow") }}').render(b=LONG)
+    assert info.value.option == "rel"
+    with pytest.raises(uts58.OptionError, match="did you mean '_blank'"):
+        env.from_string('{{ b | linkify(target="blank") }}').render(b=LONG)
+    out = env.from_string('{{ b | linkify(display={"max_length": 20}) }}').render(b=LONG)
+    assert out == linkify(LONG, display={"max_length": 20})
+
+
+def test_rel_and_target_go_on_web_links_unless_asked(django_engine: Any) -> None:
+    body = "example.com x@example.org mailto:y@example.org"
+    out = render_django(django_engine, '{{ b|linkify:"nofollow,target=_blank" }}', b=body)
+    assert [a for a in html_items(out) if isinstance(a, tuple)] == [
+        ({"href": "https://example.com/", "rel": "nofollow noopener", "target": "_blank"}, "example.com"),
+        ({"href": "mailto:x@example.org"}, "x@example.org"),
+        ({"href": "mailto:y@example.org"}, "mailto:y@example.org"),
+    ]
+    out = render_django(django_engine, '{{ b|linkify:"nofollow,target=_blank,rel_target_on=all" }}', b=body)
+    assert [a[0].get("rel") for a in html_items(out) if isinstance(a, tuple)] == ["nofollow noopener"] * 3
+    # attr: goes on every link, as written.
+    out = render_django(django_engine, '{{ b|linkify:"attr:data-x=1" }}', b=body)
+    assert [a[0].get("data-x") for a in html_items(out) if isinstance(a, tuple)] == ["1"] * 3
+
+
+def test_the_template_error_is_one_class() -> None:
+    from django.template import TemplateSyntaxError
+
+    error = uts58.templates.template_error()
+    assert error is uts58.templates.TemplateOptionError is uts58.templates.template_error()
+    assert issubclass(error, TemplateSyntaxError) and issubclass(error, uts58.OptionError)
+    with pytest.raises(error) as info:
+        django_filter("a.com", "nofollow,30,rel=ugc")
+    assert info.value.option == "rel" and "rel is given twice" in str(info.value)
+
+
+def test_skip_selectors_in_the_short_argument_and_keywords() -> None:
+    """D110 in the filters: ``skip=SELECTOR`` (repeatable, added to the
+    defaults) for values marked safe; plain text has no elements to skip."""
+    from markupsafe import Markup
+
+    from uts58.html5 import DEFAULT_SKIP
+    from uts58.templates import linkify_filter, parse_argument
+
+    options = parse_argument("nofollow, skip=.nolink, skip=[translate=no]")
+    assert options["skip"] == (*DEFAULT_SKIP, ".nolink", "[translate=no]")
+    html = Markup('<p>a.com <i class=nolink>b.com</i> <b translate="no">c.com</b> <u class=no-linkify>d.com</u></p>')
+    out = linkify_filter(html, **options)
+    assert re.findall(r'">([a-z.]+)</a>', out) == ["a.com"]
+    assert re.findall(r'">([a-z.]+)</a>', linkify_filter(html)) == ["a.com", "b.com", "c.com"]
+    assert linkify_filter("a.com <i>", **options) == '<a href="https://a.com/" rel="nofollow">a.com</a> &lt;i&gt;'
+    with pytest.raises(uts58.OptionError, match="skip") as info:
+        parse_argument("skip=[x")
+    assert info.value.option == "skip"
+
+
+def test_attr_cannot_set_rel_or_target() -> None:
+    """attr:target=_blank would skip the target check and the noopener D82 adds."""
+    from uts58.templates import parse_argument
+
+    for arg in ("attr:target=_blank", "attr:rel=x", "attr:TARGET=blank", "attr:href=/x", "attr:onclick=x"):
+        with pytest.raises(uts58.OptionError, match="attr:"):
+            parse_argument(arg)
+    assert parse_argument("attr:data-x=1, target=_blank") == {"target": "_blank", "attrs": {"data-x": "1"}}

@@ -4,6 +4,7 @@ atomically, and the progress bar."""
 
 from __future__ import annotations
 
+import argparse
 import codecs
 import os
 import secrets
@@ -11,11 +12,14 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import IO, TextIO
+from typing import IO, TYPE_CHECKING, TextIO
 
 from ._decoding import check_utf8, decode
 from .errors import DecodeError
 from .stream import _pieces
+
+if TYPE_CHECKING:
+    from .linkifier import Linkifier
 
 __all__ = ["STDIN", "CLIError", "output", "pieces_of", "read_text"]
 
@@ -199,3 +203,49 @@ def _temporary(directory: str, path: str) -> tuple[int, str]:
         except OSError as exc:
             raise CLIError(f"{path}: {exc.strerror or exc}") from None
     raise CLIError(f"{path}: no free temporary name in {directory}")
+
+
+def html_arguments(p: argparse.ArgumentParser) -> None:
+    """``uts58 linkify``'s options for HTML input."""
+    p.add_argument(
+        "--html",
+        action="store_true",
+        help="the input is HTML: link the text of each input (uts58.linkify_html); a document (doctype or <html>"
+        " first) is written back whole, a fragment as a fragment, the bytes around the links as they were",
+    )
+    p.add_argument(
+        "--html-as",
+        choices=("auto", "document", "fragment"),
+        default="auto",
+        help="with --html: read each input as a document or a fragment (auto: a document when a doctype or <html>"
+        " comes first)",
+    )
+    p.add_argument(
+        "--skip",
+        metavar="SELECTOR",
+        action="append",
+        default=[],
+        help="with --html: leave the text of elements matching SELECTOR alone (repeatable; tag, .class, [attr],"
+        " [attr=value], [attr~=word]; on top of .no-linkify, .nolinkify, [data-nolinkify], [contenteditable])",
+    )
+
+
+def html_options(args: argparse.Namespace) -> None:
+    """``--skip`` checked (an OptionError naming it) and put on top of the defaults."""
+    from ._htmltext import parse_selectors
+    from .html5 import DEFAULT_SKIP  # (selectolax loads only for --html: D31)
+
+    args.skip_selectors = (*DEFAULT_SKIP, *args.skip)
+    parse_selectors(args.skip_selectors)
+
+
+def write_html(names: list[str], args: argparse.Namespace, linkifier: Linkifier, out: TextIO) -> None:
+    """``uts58 linkify --html``: each input read whole (an element, a comment
+    or a <pre> may run over any number of lines: D88) and linkified as a
+    document or a fragment; a document stays a document (D109)."""
+    from .html5 import linkify_html
+
+    document = {"auto": None, "document": True, "fragment": False}[args.html_as]
+    for name in names:
+        text = read_text(name, args.errors)
+        out.write(linkify_html(text, skip=args.skip_selectors, document=document, linkifier=linkifier))

@@ -11,8 +11,8 @@ so that its stack is never shallower and its list of formatting elements
 never shorter than the parser's, and returns the deepest stack and the sum,
 over the tokens, of the work they may cause.  :func:`uts58.linkify_html`
 leaves a fragment alone when that exceeds a budget linear in its length
-(docs/decisions.md D40).  Foreign content (svg, math) is not modelled: the
-caller never parses it.
+(docs/decisions.md D40).  Foreign content (svg, math) is modelled so that
+its stack too is never shallower than the parser's (D109).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ._rawhtml import RAW_TEXT, raw_end
+from ._rawhtml import RAW_TEXT, raw_text_end
 
 __all__ = ["Cost", "parse_cost"]
 
@@ -50,16 +50,23 @@ _SPECIAL = frozenset(
     colgroup dd details dir div dl dt embed fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6
     head header hgroup hr html iframe img input keygen li link listing main marquee menu meta nav noembed noframes
     noscript object ol p param plaintext pre script search section select source style summary table tbody td
-    template textarea tfoot th thead title tr track ul wbr xmp""".split()
+    template textarea tfoot th thead title tr track ul wbr xmp"""
+    # (and foreign content's special elements)
+    """ foreignobject desc mi mo mn ms mtext annotation-xml""".split()
 )
 # Elements an end tag of a special element does not look past (the scopes of
 # the standard, together: more boundaries mean fewer pops, a deeper model).
-_BOUNDARIES = frozenset("applet caption html table td th marquee object template button ol ul select".split())
+_BOUNDARIES = frozenset(
+    "applet caption html table td th marquee object template button ol ul select"
+    # (and foreign content's integration points, which bound every scope)
+    " foreignobject desc title mi mo mn ms mtext annotation-xml".split()
+)
 # Start tags that close a p element in button scope (table is left out: in
-# quirks mode it does not).
+# quirks mode it does not; li, dd and dt do after closing their siblings).
 _CLOSES_P = frozenset(
     """address article aside blockquote center details dialog dir div dl fieldset figcaption figure footer form
-    h1 h2 h3 h4 h5 h6 header hgroup hr listing main menu nav ol p plaintext pre search section summary ul xmp""".split()
+    h1 h2 h3 h4 h5 h6 header hgroup hr listing main menu nav ol p plaintext pre search section summary ul xmp
+    li dd dt""".split()
 )
 _MARKERS = frozenset("applet object marquee td th caption template".split())
 # Start tags that first close the open element on top if it is one of these.
@@ -78,6 +85,107 @@ _SIBLINGS = {
     "rp": ("rb", "rt", "rp"),
 }
 _SECTIONS = ("tbody", "thead", "tfoot")
+# Start tags that end foreign content (HTML 13.2.6.5), outside its HTML
+# integration points (where HTML's rules hold).
+BREAKOUT = frozenset(
+    """b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing
+    menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var""".split()
+)
+_INTEGRATION = {
+    "svg": frozenset({"foreignobject", "desc", "title"}),
+    "math": frozenset({"mi", "mo", "mn", "ms", "mtext", "annotation-xml"}),
+}
+
+
+def breaks_out(name: str, attrs: str) -> bool:
+    """Does this start tag end foreign content (outside integration points)?
+    ``attrs``: its source after the name (<font> breaks out with a color,
+    face or size attribute)."""
+    if name != "font":
+        return name in BREAKOUT
+    names = {m.group().partition("=")[0].rstrip(_SPACE).lower() for m in _ATTRIBUTE.finditer(attrs)}
+    return not names.isdisjoint({"color", "face", "size"})
+
+
+class Foreign:
+    """The open elements of foreign content, each with its namespace
+    (``svg``, ``math``, or ``html`` under an integration point), as far
+    as the tokenizer needs them: is the current node HTML?"""
+
+    __slots__ = ("open",)
+
+    def __init__(self) -> None:
+        self.open: list[tuple[str, str]] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.open)
+
+    @property
+    def integration(self) -> bool:
+        """Are HTML's rules the ones in force (an integration point, or an
+        HTML element under one, is the current node)?"""
+        if not self.open:
+            return False
+        name, ns = self.open[-1]
+        return ns == "html" or name in _INTEGRATION.get(ns, ())
+
+    @property
+    def cdata(self) -> bool:
+        """Is ``<![CDATA[`` a CDATA section here (the adjusted current node
+        is not an HTML element: integration points included)?"""
+        return bool(self.open) and self.open[-1][1] != "html"
+
+    @property
+    def pure(self) -> bool:
+        """Are all the open elements foreign, none an integration point?"""
+        return all(ns != "html" and name not in _INTEGRATION[ns] for name, ns in self.open)
+
+    def push(self, name: str) -> None:
+        # <svg> and <math> open their namespace from HTML; inside the other
+        # one (not at an integration point) they are its elements.
+        html = not self.open or self.integration
+        ns = (name if name in ("svg", "math") else "html") if html else self.open[-1][1]
+        self.open.append((name, ns))
+
+    def close(self, name: str) -> bool:
+        """An end tag: pop to the innermost element of that name, if it is
+        sure to close (HTML's rules, in force under an integration point,
+        stop at special elements: only the current node is sure there;
+        foreign content's stop at an HTML element)."""
+        if self.integration:
+            if self.open[-1][0] == name:
+                self.open.pop()
+                return True
+            return False
+        for k in range(len(self.open) - 1, -1, -1):
+            if self.open[k][0] == name:
+                del self.open[k:]
+                return True
+            if self.open[k][1] == "html":
+                return False
+        return False
+
+    def clear(self) -> None:
+        self.open.clear()
+
+    def break_out(self) -> int:
+        """A tag that breaks out: pop the foreign elements down to an HTML
+        element or an integration point (or all); how many were popped."""
+        k = len(self.open)
+        while k and not (self.open[k - 1][1] == "html" or self.open[k - 1][0] in _INTEGRATION[self.open[k - 1][1]]):
+            k -= 1
+        popped = len(self.open) - k
+        del self.open[k:]
+        return popped
+
+
+def self_closing(attrs: str) -> bool:
+    """Does a tag whose source after the name is ``attrs`` end with the
+    self-closing flag?  A "/" that ends an unquoted value is the value's."""
+    if not attrs.endswith("/"):
+        return False
+    ends = [m.end() for m in _ATTRIBUTE.finditer(attrs)]
+    return not ends or ends[-1] < len(attrs)
 
 
 def _implied(name: str, top: str) -> tuple[str, ...]:
@@ -256,9 +364,8 @@ class _Model:
 
 
 def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
-    """The bound of the module docstring; None where script data could
-    hold escaped ``<!--`` states (the end of a script is then not a plain
-    search), which the caller treats as too costly.
+    """The bound of the module docstring (None is kept for callers: no
+    input is too hard to model since script data's escapes are followed).
 
     >>> parse_cost("<p>a <b>b</b></p>").depth
     2
@@ -269,6 +376,11 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
     work = 0
     merged = {"html": 0, "body": 0}  # attributes added to the root elements so far
     raw_text = RAW_TEXT if scripting else RAW_TEXT - {"noscript"}
+    # Foreign content (svg, math): its elements nest where HTML ones would
+    # be ignored or closed (<svg><td><td>), its <style> is no raw text, it
+    # has CDATA.  Modelled so that the stack is never shallower.
+    foreign = Foreign()
+    foreign_root = 0  # the model's index of the svg or math element that foreign content is in
     i, n = 0, len(fragment)
     while i < n:
         j = fragment.find("<", i)
@@ -278,6 +390,12 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
             work += len(model.stack) + model.af_closed + model.af_closed_attrs
         if j >= n:
             break
+        if foreign.cdata and fragment.startswith("<![CDATA[", j):
+            cdata_end = fragment.find("]]>", j)
+            if cdata_end < 0:
+                return None  # CDATA to the end, or (if the model is wrong there) a bogus comment: too unsure
+            i = cdata_end + 3
+            continue
         if fragment.startswith("<!--", j):
             m = _COMMENT.match(fragment, j)
         else:
@@ -293,7 +411,20 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
             break
         work += len(model.stack) + model.af_closed + model.af_closed_attrs
         if end:
-            model.end_tag(name)
+            if not foreign:
+                model.end_tag(name)
+            elif name in ("br", "p") and not foreign.integration:
+                model.pop_to(len(model.stack) - foreign.break_out())  # (they break out too)
+                if name == "p" and not foreign:
+                    model.end_tag(name)
+            elif foreign.close(name):
+                # Only the foreign element of that name closes, with what is in it.
+                model.pop_to(model.where[name][-1])
+            elif foreign.pure and model.where.get(name) and model.where[name][-1] < foreign_root:
+                # An HTML element outside the foreign content: HTML's rules (the model's).
+                model.end_tag(name)
+                del foreign.open[max(0, len(model.stack) - foreign_root) :]
+            # (else: HTML's rules stop at the special elements of foreign content, or match no HTML element)
             continue
         found = [a.group() for a in _ATTRIBUTE.finditer(attributes)]
         count = len(found)
@@ -303,15 +434,28 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
             merged[name] += count
         if name in _FORMATTING:  # Noah's Ark compares it with each entry of its name, attribute by attribute
             work += model.af_live.get(name, 0) * (count * count + 1)
-        model.start_tag(name, (count, " ".join(sorted(found))))
+        if foreign and len(model.stack) < foreign_root + len(foreign.open):
+            del foreign.open[max(0, len(model.stack) - foreign_root) :]  # (popped by HTML's rules)
+        if foreign and breaks_out(name, attributes) and not foreign.integration:
+            model.pop_to(len(model.stack) - foreign.break_out())  # (as the parser does: to the HTML element below)
+        if foreign:
+            in_html = foreign.integration  # (under an integration point the element is HTML: raw text is raw)
+            if name not in _VOID if in_html else not self_closing(attributes):
+                foreign.push(name)
+                model.push(name, (count, ""))
+            if not (name in raw_text and in_html):
+                continue
+        else:
+            model.start_tag(name, (count, " ".join(sorted(found))))
+            if name in ("svg", "math") and not self_closing(attributes):
+                foreign_root = len(model.stack) - 1
+                foreign.push(name)
+                continue
         if name == "plaintext":
             break
         if name in raw_text:
-            close = raw_end(name).search(fragment, i)
-            body = fragment[i : n if close is None else close.start()]
-            if name == "script" and ("<!" in body or body.endswith("<")):
-                return None
-            if close is None:
+            stop = raw_text_end(fragment, name, i)
+            if stop is None:
                 break
-            i = close.start()
+            i = stop
     return Cost(model.depth, work)

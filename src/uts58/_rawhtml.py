@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["RAW_TEXT", "SKIPPED", "RawHtml", "raw_end"]
+__all__ = ["RAW_TEXT", "SKIPPED", "RawHtml", "raw_end", "raw_text_end", "script_end"]
 
 # Elements whose content is not markup (RAWTEXT, RCDATA, script data):
 # linked text would be shown as its HTML source.
@@ -40,6 +40,58 @@ _SPACE = "\t\n\f\r "
 @cache
 def raw_end(name: str) -> re.Pattern[str]:
     return re.compile("</" + re.escape(name) + r"(?=[\t\n\f\r />])", re.IGNORECASE)
+
+
+# The tokens that move script data between its states (HTML 13.2.5.15-.32, D111):
+# "<!--" escapes, "-->" ends an escape, "<script" in an escape
+# double-escapes, "</script" ends the script or a double escape.
+_SCRIPT_STEP = re.compile(r"<!--|-->|<(/?)script(?=[\t\n\f\r />])", re.IGNORECASE)
+
+
+def raw_text_end(html: str, name: str, i: int) -> int | None:
+    """The offset of the end tag that ends the content of the raw text
+    element ``name`` starting at ``i`` (script data's escapes followed), or
+    None when it runs to the end of input."""
+    if name == "script":
+        return script_end(html, i)
+    m = raw_end(name).search(html, i)
+    return None if m is None else m.start()
+
+
+def script_end(html: str, i: int) -> int | None:
+    """The offset of the ``</script`` that ends the script data starting at
+    ``i``, or None when it runs to the end of input: one pass, with the
+    escaped and double-escaped states, where ``</script>`` may end nothing.
+
+    >>> s = "<!--<script>x</script>y--></script>z"
+    >>> s[script_end(s, 0):]
+    '</script>z'
+    """
+    escaped = double = False
+    at = i
+    while True:
+        m = _SCRIPT_STEP.search(html, at)
+        if m is None:
+            return None
+        token, closing = m.group(), m.group(1)
+        if token == "<!--":
+            escaped = escaped or not double  # (in an escape it changes nothing)
+            # "<!-->" ends at once: its dashes also end the escape.
+            at = m.start() + 2
+        elif token == "-->":
+            escaped = double = False
+            at = m.end()
+        elif closing:
+            if not escaped:
+                return m.start()
+            if double:
+                double = False
+            else:
+                return m.start()
+            at = m.end()
+        else:
+            double = double or escaped
+            at = m.end()
 
 
 class RawHtml:

@@ -25,7 +25,16 @@ from .options import FORBIDDEN_SCHEMES
 from .security import Policy, escape_bidi_controls
 from .whatwg import ip_host
 
-__all__ = ["Anchor", "Callback", "LinkAttributes", "apply_callback", "check_callback", "safe_href", "shown"]
+__all__ = [
+    "Anchor",
+    "Callback",
+    "LinkAttributes",
+    "apply_callback",
+    "check_callback",
+    "link_attributes",
+    "safe_href",
+    "shown",
+]
 
 # callback(link, attrs) -> attrs, or None to leave the link as plain text.
 # attrs holds "href", the extra attributes, and "_text" (the link text).
@@ -122,17 +131,21 @@ def safe_href(href: str, schemes: frozenset[str]) -> bool:
 
 
 class LinkAttributes:
-    """The attributes of each link's ``<a>`` (D82, D83): ``attrs`` on every
-    link as given, and the ``rel`` and ``target`` presets on every link or,
-    with ``external_only``, only on URLs whose host is not internal.
-    ``target="_blank"`` adds ``noopener`` to ``rel``.  Checked and built
-    once (``internal_hosts`` converted to A-labels once); :meth:`of` costs a
-    few set lookups per link.
+    """The attributes of each link's ``<a>`` (D82, D83, D113): ``attrs`` on
+    every link as given, and the ``rel`` and ``target`` presets on web links
+    (URLs with a host: not ``mailto:``), on every link with
+    ``rel_target_on="all"``, or with ``external_only`` only on URLs whose
+    host is not internal.  ``target="_blank"`` adds ``noopener`` to ``rel``.
+    Checked and built once (``internal_hosts`` converted to A-labels once);
+    :meth:`of` costs a few set lookups per link.
 
     >>> from uts58 import find_links
     >>> la = LinkAttributes(rel="nofollow", target="_blank", external_only=True, internal_hosts=["bücher.de"])
     >>> [dict(la.of(link)) for link in find_links("a.xn--bcher-kva.de other.org x@other.org")]
     [{}, {'rel': 'nofollow noopener', 'target': '_blank'}, {}]
+    >>> [dict(LinkAttributes(rel="ugc", rel_target_on=on).of(link)) for on in ("web", "all")
+    ...  for link in find_links("a.org x@a.org")]
+    [{'rel': 'ugc'}, {}, {'rel': 'ugc'}, {'rel': 'ugc'}]
     """
 
     __slots__ = (
@@ -140,6 +153,7 @@ class LinkAttributes:
         "_domains",
         "_ips",
         "_longest",
+        "_split",
         "external_only",
         "inside",
         "inside_html",
@@ -155,6 +169,7 @@ class LinkAttributes:
         target: str | None = None,
         external_only: bool = False,
         internal_hosts: Iterable[str] = (),
+        rel_target_on: str = "web",
     ) -> None:
         if attrs is not None and not isinstance(attrs, Mapping):
             raise TypeError(f"attrs must be a mapping, not {type(attrs).__name__}")
@@ -184,12 +199,21 @@ class LinkAttributes:
                 outside[rel_key] = " ".join([*tokens, "noopener"])
         if external_only and rel is None and target is None:
             raise OptionError("external_only: needs rel= or target= (attrs go on every link)", option="external_only")
+        if rel_target_on not in ("web", "all"):
+            check_str(rel_target_on, "rel_target_on")
+            raise OptionError(f"rel_target_on must be 'web' or 'all', not {rel_target_on!r}", option="rel_target_on")
+        if rel_target_on == "all" and (external_only or (rel is None and target is None)):
+            why = "external_only puts them on external web links only" if external_only else "needs rel= or target="
+            raise OptionError(f"rel_target_on='all': {why}", option="rel_target_on")
         domains, ips = _internal_hosts(internal_hosts)
         if (domains or ips) and not external_only:
             raise OptionError("internal_hosts: needs external_only=True", option="internal_hosts")
         self.external_only = external_only
+        # D113: the presets go on web links only unless rel_target_on="all";
+        # _split: some links get them and others not.
+        self._split = rel_target_on == "web" and outside != inside
         # (read-only: every anchor of these attributes holds them)
-        self.inside: Mapping[str, str] = MappingProxyType(inside if external_only else outside)
+        self.inside: Mapping[str, str] = MappingProxyType(inside)
         self.outside: Mapping[str, str] = MappingProxyType(outside)
         self.inside_html = attributes_html(self.inside)
         self.outside_html = attributes_html(outside)
@@ -228,16 +252,62 @@ class LinkAttributes:
         """The attributes of ``link``'s ``<a>`` (read-only), with ``title``
         (a truncated link's whole display form) unless they hold a title
         already, in any letter case (D90)."""
-        attrs = self.outside if not self.external_only or self.external(link) else self.inside
+        attrs = self.outside if not self._split or self.gets_presets(link) else self.inside
         if title is not None and not any(name.lower() == "title" for name in attrs):
             return {**attrs, "title": title}
         return attrs
 
     def html_of(self, link: Link) -> str:
         """:meth:`of` serialized: `` name="value"`` for each, escaped."""
-        if not self.external_only or self.external(link):
+        if not self._split or self.gets_presets(link):
             return self.outside_html
         return self.inside_html
+
+    def gets_presets(self, link: Link) -> bool:
+        """Does ``link`` get the ``rel``/``target`` presets?  A web link (a
+        URL with a host: not ``mailto:``, ``tel:``) does, an external one
+        with ``external_only`` (D83, D113)."""
+        if self.external_only:
+            return self.external(link)
+        return link.kind == "url" and bool(link.host)
+
+
+def link_attributes(
+    attrs: Mapping[str, str] | None,
+    *,
+    rel: str | None,
+    target: str | None,
+    external_only: bool,
+    internal_hosts: Iterable[str],
+    rel_target_on: str,
+    link_class: str | None,
+    markdown: bool,
+) -> LinkAttributes:
+    """The :class:`LinkAttributes` of a :class:`~uts58.Linkifier`'s options:
+    ``link_class`` is the ``class`` of ``attrs`` (given once), and a
+    Markdown link has no attributes (an OptionError naming the option)."""
+    classes = attrs
+    if link_class is not None:
+        check_str(link_class, "link_class")
+        if not link_class.strip():
+            raise OptionError("link_class must name a class, not be blank", option="link_class")
+        if attrs is not None and any(isinstance(k, str) and k.lower() == "class" for k in attrs):
+            raise OptionError("link_class is given twice (as link_class= and in attrs)", option="link_class")
+        classes = {**(attrs or {}), "class": link_class}
+    if markdown:
+        for name, value in (("attrs", attrs or None), ("rel", rel), ("target", target), ("link_class", link_class)):
+            if value is not None:
+                raise OptionError(
+                    f"{name}: a Markdown link has no attributes ({name} needs format='html')", option=name
+                )
+    return LinkAttributes(
+        classes,
+        rel=rel,
+        target=target,
+        external_only=external_only,
+        internal_hosts=internal_hosts,
+        rel_target_on=rel_target_on,
+    )
 
 
 def _internal_hosts(hosts: object) -> tuple[frozenset[str], frozenset[str]]:

@@ -30,13 +30,13 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import _CacheInfo, lru_cache
 from typing import Any, TypeVar
 
 from .errors import OptionError
 
-__all__ = ["CACHE_SIZE", "bounded", "cache_clear", "cache_info", "clear", "info"]
+__all__ = ["CACHE_SIZE", "bounded", "cache_clear", "cache_info", "clear", "info", "options_key"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,6 +71,41 @@ def bounded(maxsize: int, name: str) -> Callable[[F], F]:
         return cached  # type: ignore[return-value]
 
     return wrap
+
+
+def options_key(options: Mapping[str, Any], atoms: tuple[type, ...] = ()) -> tuple[Any, ...] | None:
+    """Keyword options as a cache key, or None when a value cannot be part
+    of one (an iterator, a mapping of another type).  Each value is keyed
+    with its type and the types of what it holds (``1``, ``1.0`` and
+    ``True`` are equal, not the same option); values of ``atoms`` (types
+    that are values: hashable, immutable) as they are.
+
+    >>> options_key({"n": 1}) == options_key({"n": 1.0}), options_key({"it": iter(())})
+    (False, None)
+    """
+    try:
+        key = tuple(sorted((name, _frozen(value, atoms)) for name, value in options.items()))
+        hash(key)
+    except (_Unkeyable, TypeError):
+        return None
+    return key
+
+
+class _Unkeyable(Exception):
+    """An option value that cannot be part of a cache key."""
+
+
+def _frozen(value: Any, atoms: tuple[type, ...]) -> Any:
+    kind = type(value)
+    if kind in (bool, int, float, str, type(None)) or kind in atoms:
+        return kind, value
+    if kind in (tuple, list):
+        return kind, tuple(_frozen(item, atoms) for item in value)
+    if kind in (set, frozenset):
+        return kind, frozenset(_frozen(item, atoms) for item in value)
+    if kind is dict:
+        return kind, tuple((_frozen(k, atoms), _frozen(v, atoms)) for k, v in value.items())
+    raise _Unkeyable
 
 
 def _registered() -> list[Any]:

@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import unicodedata
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from . import __version__
 from ._cli_detect import run_detect
-from ._cli_io import STDIN, CLIError, check_inputs, encodable, output, pieces_of, read_text, stdin
-from .conformance import TEST_VERSIONS, run_detection_file, run_formatting_file
+from ._cli_info import Version, run_conformance, run_tlds, version_report
+from ._cli_io import (
+    STDIN,
+    CLIError,
+    check_inputs,
+    encodable,
+    html_arguments,
+    html_options,
+    output,
+    pieces_of,
+    read_text,
+    stdin,
+    write_html,
+)
 from .detection import Finder, why_not
 from .email import format_email
 from .errors import OptionError, TLDListError
@@ -23,9 +33,9 @@ from .options import DEFAULT_SCHEMES, PRESETS, _scheme_set
 from .parallel import DEFAULT_BLOCK
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, check_link, with_policy_extensions
-from .tlds import TldSource, default_source, load_source
+from .tlds import load_source
 
-__all__ = ["main"]
+__all__ = ["main", "version_report"]
 
 
 def _is_email(arg: str) -> bool:
@@ -64,12 +74,7 @@ def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     check_inputs(names, args.errors)
     linkifier: Linkifier = args.linkifier
     if args.html:
-        from .html5 import linkify_html  # (selectolax loads only for --html: D31)
-
-        # D88: each input is one fragment, read whole: an element, a comment or
-        # a <pre> may run over any number of lines, so no cut is safe.
-        for name in names:
-            out.write(linkify_html(read_text(name, args.errors), linkifier=linkifier))
+        write_html(names, args, linkifier, out)
         return 0
     for name in names:
         # The pieces linkified, joined, are the whole linkified: no link crosses white space.
@@ -117,51 +122,6 @@ def _cmd_props(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"{(f'U+{ord(bracket):04X} ' + bracket) if bracket else '-':<12}  "
             f"{'Yes' if props.is_link_email(ch) else 'No':<10}  {unicodedata.name(ch, '')}\n"
         )
-    return 0
-
-
-def _cmd_conformance(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    failed = 0
-    for version in TEST_VERSIONS:
-        for outcome in run_formatting_file(version) + run_detection_file(version):
-            failed += len(outcome.failed)
-            out.write(
-                f"{outcome.name}: {outcome.passed} passed, {len(outcome.failed)} failed"
-                + (f", {len(outcome.excused)} documented exceptions" if outcome.excused else "")
-                + "\n"
-            )
-            for line in outcome.failed:
-                out.write(f"  FAIL {line}\n")
-            if args.verbose:
-                for line in outcome.excused:
-                    out.write(f"  excused {line}\n")
-    return 1 if failed else 0
-
-
-def _cmd_tlds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    source: TldSource
-    if args.file is None:
-        source = default_source()
-    else:
-        try:
-            if args.file == STDIN:
-                source = load_source(stdin().read(), name="<stdin>")
-            else:
-                source = load_source(args.file)
-        except OSError as exc:
-            raise CLIError(f"{args.file}: {exc.strerror or exc}") from None
-        except ValueError as exc:
-            raise CLIError(str(exc)) from None
-    tlds = sorted(source.tlds)
-    if args.json:
-        record: dict[str, Any] = {"source": source.source, "date": source.date, "count": len(tlds)}
-        if args.list:
-            record["tlds"] = tlds
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    elif args.list:
-        out.writelines(tld + "\n" for tld in tlds)
-    else:
-        out.write(f"source: {source.source}\ndate: {source.date or 'unknown'}\ncount: {len(tlds)}\n")
     return 0
 
 
@@ -228,9 +188,11 @@ _FLAG_OF = {
     "unicode_version": "--unicode-version",
     "rel": "--rel",
     "target": "--target",
+    "rel_target_on": "--rel-target-on",
     "external_only": "--external-only",
     "internal_hosts": "--internal-host",
     "display": "--truncate",
+    "skip": "--skip",
     "file_extensions": "--file-extensions",
     "preset": "--preset",
     "link_class": "--class",
@@ -291,6 +253,13 @@ def _prepare(args: argparse.Namespace) -> None:
         parser.error("argument --attr: a Markdown link has no attributes (--attr needs HTML output)")
     if args.markdown and args.html:
         parser.error("argument --html: writes HTML, not Markdown (--html and --markdown exclude each other)")
+    if (args.skip or args.html_as != "auto") and not args.html:
+        parser.error(f"argument {'--skip' if args.skip else '--html-as'}: only with --html")
+    if args.html:
+        try:
+            html_options(args)
+        except OptionError as exc:
+            _usage_error(parser, exc)
     options: dict[str, Any] = {
         "attrs": attrs,
         "kinds": ("url", "email") if args.only is None else (args.only[:-1],),
@@ -298,7 +267,12 @@ def _prepare(args: argparse.Namespace) -> None:
         "finder": args.finder,
         "format": "markdown" if args.markdown else "html",
     }
-    for keyword, value in (("rel", args.rel), ("target", args.target), ("link_class", args.link_class)):
+    for keyword, value in (
+        ("rel", args.rel),
+        ("target", args.target),
+        ("link_class", args.link_class),
+        ("rel_target_on", args.rel_target_on),
+    ):
         if value is not None:
             options[keyword] = value
     if args.external_only or args.internal_host:
@@ -408,35 +382,12 @@ def _detection_options(p: argparse.ArgumentParser, *, linkify: bool) -> None:
         )
 
 
-def version_report() -> str:
-    """What ``uts58 --version`` prints: the version, whether the C kernels and
-    ada's C API are in use (and why not), and the versions of the data."""
-    from . import _kernels, whatwg
-
-    return (
-        f"uts58 {__version__}\n"
-        f"accelerator: {_kernels.status()}\n"
-        f"ada C API: {whatwg.ada_status()}\n"
-        f"ada-url: {whatwg.ada_version()}\n"
-        f"Unicode data: {', '.join(available_versions())} (default {DEFAULT_UNICODE_VERSION})\n"
-    )
-
-
-class _Version(argparse.Action):
-    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, **kwargs)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        sys.stdout.write(version_report())
-        parser.exit()
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="uts58",
         description="Unicode link detection and formatting (UTS #58).",
     )
-    parser.add_argument("--version", action=_Version, help="show the version, and which kernels and URL parser run")
+    parser.add_argument("--version", action=Version, help="show the version, and which kernels and URL parser run")
     parser.add_argument(
         "--unicode-version",
         default=DEFAULT_UNICODE_VERSION,
@@ -475,12 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("linkify", help="write text files (or standard input) as HTML or Markdown with links")
     p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - (or none): standard input, streamed")
     p.add_argument("--markdown", action="store_true", help="write Markdown links instead of HTML")
-    p.add_argument(
-        "--html",
-        action="store_true",
-        help="the input is HTML: link the text of each input, parsed whole as one fragment (uts58.linkify_html;"
-        " memory grows with the largest input)",
-    )
+    html_arguments(p)
     g = p.add_argument_group("the links written")
     g.add_argument(
         "--attr",
@@ -493,6 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--class", dest="link_class", metavar="NAME", help="the class of the links: --class ext")
     g.add_argument("--rel", metavar="VALUE", help="the rel of the links: --rel 'nofollow ugc'")
     g.add_argument("--target", metavar="VALUE", help="the target of the links; _blank adds noopener to rel")
+    g.add_argument("--rel-target-on", choices=("web", "all"), help="--rel/--target on web links (default), or all")
     g.add_argument(
         "--external-only",
         action="store_true",
@@ -544,7 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("conformance", help="run the bundled official conformance files")
     p.add_argument("-v", "--verbose", action="store_true", help="also list the documented exceptions")
-    p.set_defaults(run=_cmd_conformance)
+    p.set_defaults(run=run_conformance)
 
     p = sub.add_parser("tlds", help="show where the set of top-level domains comes from, its date and size")
     p.add_argument("--list", action="store_true", help="print the TLDs (A-labels), one per line, instead")
@@ -556,7 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--json", action="store_true", help="print a JSON object: source, date, count (and tlds with --list)"
     )
-    p.set_defaults(run=_cmd_tlds)
+    p.set_defaults(run=run_tlds)
     return parser
 
 

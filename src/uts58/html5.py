@@ -16,26 +16,29 @@ linkifier writes its own idea of the tree back.
 
 from __future__ import annotations
 
+import html as html_module
 import re
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
-
 from ._checks import check_str
+from ._htmlcheck import Context, Written, check, dom_text, probe
 from ._htmlcost import parse_cost
+from ._htmltext import DEFAULT_SKIP, Run, document_start, open_elements, parse_selectors, scan
 from ._rawhtml import RAW_TEXT
+from .anchor import attributes_html
 from .errors import OptionError
 from .linkifier import Linkifier, LinkifierOptions, adapter_linkifier
 from .options import prefilter
+from .textview import TextView
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
 elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
     from typing_extensions import Unpack
 
-__all__ = ["ALWAYS_SKIPPED", "DEFAULT_SKIP_TAGS", "linkify_html"]
+__all__ = ["ALWAYS_SKIPPED", "DEFAULT_SKIP", "DEFAULT_SKIP_TAGS", "linkify_html"]
 
 # Elements whose content never gains links, whatever skip_tags says (D40):
 # links themselves; RAWTEXT, RCDATA, script data and PLAINTEXT, whose text is
@@ -50,171 +53,257 @@ ALWAYS_SKIPPED = RAW_TEXT | {"plaintext", "a", "template", "svg", "math", "selec
 DEFAULT_SKIP_TAGS = ALWAYS_SKIPPED | {"pre", "code", "button"}
 
 _NOSCRIPT = re.compile(r"(?i)<noscript")
-# Inputs where lexbor's tree is not the browser's (found by the Chromium
-# check of tests/test_html5.py), returned unchanged: NUL (lexbor reads "<\0"
-# otherwise), lone surrogates (not encodable: lexbor drops them), and a
-# character reference to CR (lexbor makes it LF; the DOM keeps CR, which no
-# serialization can reproduce), and a "<!" or "--!" cut by the end of input
-# (lexbor fills that comment with the text before it); <image> (lexbor drops
-# it in tables, browsers make it <img>) and <search> (special in lexbor, not
-# in Chromium 156).  Foreign content and templates, anywhere, even inside a
-# skipped element: the round trip cannot vouch for them, as a serialization
-# does not show namespaces (a foreign-content namespace flip, the <mglyph>
-# mutation XSS, would pass unseen; lexbor also writes the text of
-# <svg><style> unescaped), and lexbor's template contents differ from
-# browsers' (html5lib-tests template.dat).
-_UNFAITHFUL = re.compile(
-    r"[\x00\ud800-\udfff]|&#(?:0*13(?![0-9])|[xX]0*[dD](?![0-9a-fA-F]))|(?:<!|--!)\Z"
-    r"|(?i:<(?:svg|math|template|image|search)(?=[\t\n\f\r />]|\Z))"
+# A second <html> or <body> start tag adds its attributes to the element
+# (an opt-out marker, late): input with one after the first cut is checked whole.
+_ROOT_TAGS = re.compile(r"(?i)<(html|body)[\t\n\f\r />]")
+# Lone surrogates cannot be written as UTF-8, which the parser reads: such
+# input is returned as it is.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SPACES = "[\t\n\f\r ]*"
+_STANDARD = re.compile(
+    rf"(?i)<!doctype[\t\n\f\r ]+html{_SPACES}(?:system{_SPACES}[\"']about:legacy-compat[\"']{_SPACES})?>"
 )
 # HTML5 parsing is not linear on hostile input (deep stacks, reconstructed
 # formatting elements, many attributes: _htmlcost), and browsers cap the
-# depth of the tree at 512 (Chromium): a fragment whose bound exceeds either
+# depth of the tree at 512 (Chromium): input whose bound exceeds either
 # comes back unchanged, unparsed (D40).
 MAX_DEPTH = 512
 _WORK_PER_CHARACTER = 64
 _WORK_FLOOR = 1 << 16
-# Without events, lexbor does not run its per-insertion callbacks (which
-# made <select> with many <option>s quadratic).
-_OPTIONS = LexborDocumentOptions.WO_EVENTS
+# Large input is checked piece by piece, cut where the tokenizer is in its
+# data state and a few start tags give back the parser's state (D109): the
+# memory a parse takes (about 12 bytes per character in lexbor) is then that
+# of a piece, not of the whole input.
+CHUNK = 1 << 18
+# The checks spent on one piece whose links do not all check: a link found
+# missing is dropped, otherwise the links are halved (then: unlinked).
+_CHECKS = 16
+# Cuts refused by the probe before the rest is checked as one piece (each
+# refusal costs a parse of a longer piece).
+_REFUSALS = 2
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]*\Z")
-# A text node can only hold a link if it has a label separator or an '@'.
 
 
 def linkify_html(
     fragment: str,
     *,
     skip_tags: Iterable[str] = DEFAULT_SKIP_TAGS,
-    context: str = "div",
+    skip: Iterable[str] = DEFAULT_SKIP,
+    context: str | None = None,
+    document: bool | None = None,
     linkifier: Linkifier | None = None,
     **options: Unpack[LinkifierOptions],
 ) -> str:
-    """Linkify the text of an HTML fragment, parsed as ``<context>.innerHTML``.
+    """Linkify the text of HTML: a fragment (parsed as ``<context>.innerHTML``) or a whole document.
 
     Text inside ``skip_tags`` (default :data:`DEFAULT_SKIP_TAGS`: ``pre``,
     ``code``, ``button``; :data:`ALWAYS_SKIPPED` — ``a``, raw text, ``template``,
-    ``svg``/``math``, ``select`` — is always skipped) is left alone.  The
-    links are those of ``linkifier`` (a :class:`uts58.Linkifier`), or of the
-    options of one as keyword arguments (``attrs``, ``rel``, ``target``,
-    ``display``, ``callback``, ``kinds``, ``policy``, ``finder`` or
-    ``schemes``, ...), not both.  Each link keeps the text it had
-    (``link_text="display"`` shows the §4 display form instead, as
-    ``display=`` does: the display form shortened).
+    ``svg``/``math``, ``select`` — is always skipped) or inside an element
+    that matches one of the ``skip`` selectors (default :data:`DEFAULT_SKIP`:
+    ``.no-linkify``, ``.nolinkify``, ``[data-nolinkify]``,
+    ``[contenteditable]``; the syntax is ``tag``, ``.class``, ``[attr]``,
+    ``[attr=value]``, ``[attr~=word]`` and their compounds) is left alone.
+    The links are those of ``linkifier`` (a :class:`uts58.Linkifier`), or
+    of the options of one as keyword arguments (``attrs``, ``rel``,
+    ``target``, ``display``, ``callback``, ``kinds``, ``policy``, ``finder``
+    or ``schemes``, ...), not both.  Each link keeps the text it had
+    (``link_text="display"`` shows the §4 display form instead).
 
-    The output is the parser's serialization of the linkified tree: the same
-    DOM as the input plus the links.  A fragment without links is returned
-    unchanged, byte for byte, and so is one whose tree the serializer cannot
-    reproduce (the mutation-XSS shapes; see D40).
+    A document (a doctype or ``<html>`` first, or ``document=True``) is
+    read as a browser reads a page, a fragment as ``element.innerHTML``
+    (of a ``div``, or of the ``context`` element: a context given means a
+    fragment).
+    The links are written into the input, which is otherwise returned byte
+    for byte (doctype, ``html``/``head``/``body`` and their attributes,
+    comments, quoting), and only if a parse of the output gives the DOM of
+    the input plus the links (D109); a link that would not is left out.
 
     >>> linkify_html('<p class=x>see example.com</p><a href="/">example.org</a><code>a.com</code>')
-    '<p class="x">see <a href="https://example.com/">example.com</a></p><a href="/">example.org</a><code>a.com</code>'
+    '<p class=x>see <a href="https://example.com/">example.com</a></p><a href="/">example.org</a><code>a.com</code>'
     """
     check_str(fragment, "fragment")
-    check_str(context, "context")
+    if context is not None:
+        check_str(context, "context")
+        if document:
+            raise OptionError("context is the element a fragment is parsed in: not for a document", option="context")
     if isinstance(skip_tags, str):
         raise TypeError("skip_tags must be an iterable of tag names, not a str")
+    if document is not None and not isinstance(document, bool):
+        raise TypeError(f"document must be True, False or None, not {type(document).__name__}")
     if options.get("format", "html") != "html":
         raise OptionError("linkify_html writes HTML: format must be 'html'", option="format")
-    if not _TAG_NAME.match(context):
+    if context is not None and not _TAG_NAME.match(context):
         raise OptionError(f"context must be an HTML element name, not {context!r}", option="context")
-    skip = {_tag_name(t) for t in skip_tags} | ALWAYS_SKIPPED
+    skipped = frozenset(_tag_name(t) for t in skip_tags) | ALWAYS_SKIPPED
+    selectors = parse_selectors(skip)
     linker = adapter_linkifier(linkifier, {k: v for k, v in options.items() if k != "format"}, "linkify_html")
-    context = context.lower()
+    # A context given says the input is a fragment (it is never read as a document).
+    is_document, doctype = document_start(fragment)
+    if document is None:
+        document = is_document and context is None
+    context = "div" if context is None else context.lower()
     finder = linker.finder
     may_link = prefilter(finder.schemes, finder.bare_localhost)
-    if context in skip or not may_link.search(fragment) or _UNFAITHFUL.search(fragment):
+    if (not document and context in skipped) or not may_link.search(fragment) or _SURROGATE.search(fragment):
         return fragment
     # Consumers that parse with scripting off (sanitizers: html5ever/nh3,
-    # html5lib) read <noscript> content as markup, browsers as text: a
-    # fragment with one is checked in both readings.
+    # html5lib) read <noscript> content as markup, browsers as text: input
+    # with one is checked in both readings, whole.
     noscript = _NOSCRIPT.search(fragment) is not None
+    if beyond_bounds(fragment, noscript):
+        return fragment
+    if not document:
+        doctype = ""
+    gap = 0 if noscript or len(fragment) <= CHUNK or _late_root(fragment, CHUNK) else CHUNK
+    contexts = [
+        Context(document, context, "", scripting, skipped, selectors) for scripting in (True, False)[: 1 + noscript]
+    ]
+    out: list[str] = []
+    start, prefix, runs = 0, "", []
+    refused = 0
+    # No doctype, or one of the HTML 4 era: quirks mode (approximately, and
+    # only to know whether <table> closes a <p>; the check decides).
+    quirks = document and not _STANDARD.match(doctype)
+    for event in scan(fragment, skipped, selectors, quirks=quirks, gap=gap):
+        if isinstance(event, Run):
+            runs.append(event)
+            continue
+        if event.at <= start or refused >= _REFUSALS:
+            continue
+        # The cut is made only where the parser, run on this piece after its
+        # own start tags, is in the state the next piece's start tags give.
+        if not probe(fragment[start : event.at], contexts[0]._replace(prefix=prefix), open_elements(event.open)):
+            refused += 1
+            continue
+        out.append(_piece(fragment, start, event.at, runs, linker, may_link, contexts, prefix))
+        start, runs = event.at, []
+        prefix = doctype + "".join(event.open)
+    out.append(_piece(fragment, start, len(fragment), runs, linker, may_link, contexts, prefix))
+    return out[0] if len(out) == 1 else "".join(out)
+
+
+def beyond_bounds(html: str, noscript: bool) -> bool:
+    """Would parsing ``html`` cost more than D40's bounds (depth, work
+    linear in its length), with scripting on and, with a ``<noscript>``, off?"""
     for scripting in (True, False) if noscript else (True,):
-        cost = parse_cost(fragment, scripting=scripting)
-        if cost is None or cost.depth > MAX_DEPTH or cost.work > _WORK_FLOOR + _WORK_PER_CHARACTER * len(fragment):
-            return fragment
-    try:
-        tree = LexborHTMLParser(fragment, is_fragment=True, fragment_tag=context, scripting=True, options=_OPTIONS)
-    except ValueError:
-        raise OptionError(f"context: the HTML parser does not know the element {context!r}", option="context") from None
-    # With a <noscript>, linked only if both readings serialize alike.
-    before = (tree.html or "") if noscript else ""
-    changed = False
-    for node in _text_nodes(tree.root, skip):
-        text = node.text_content
-        if not text or not may_link.search(text):
-            continue
-        snippet = linker.render(text)
-        if "<a " not in snippet:
-            continue
-        parts = _parse_snippet(snippet)
-        if parts is None:
-            continue
-        for part in parts:
-            node.insert_before(part)
-        node.decompose()
-        changed = True
-    if not changed:
-        return fragment
-    out = tree.html or ""
-    # The serializer must give back this very tree: parse what it wrote and
-    # serialize again.  A tree that does not survive the round trip (the
-    # mutation-XSS shapes: foreign content breakouts, misnested forms, ...)
-    # would reach the browser as another tree, so the input stays as it was.
-    if _reserialize(out, context, scripting=True) != out:
-        return fragment
-    if noscript and (
-        _reserialize(fragment, context, scripting=False) != before or _reserialize(out, context, scripting=False) != out
-    ):
-        return fragment
-    return out
+        cost = parse_cost(html, scripting=scripting)
+        if cost is None or cost.depth > MAX_DEPTH or cost.work > _WORK_FLOOR + _WORK_PER_CHARACTER * len(html):
+            return True
+    return False
 
 
-def _reserialize(html: str, context: str, *, scripting: bool) -> str:
-    tree = LexborHTMLParser(html, is_fragment=True, fragment_tag=context, scripting=scripting, options=_OPTIONS)
-    return tree.html or ""
+def _late_root(html: str, first_cut: int) -> bool:
+    """May an <html> or <body> start tag add attributes (an opt-out marker)
+    to its element after the source is first cut, or twice?"""
+    seen = set()
+    for m in _ROOT_TAGS.finditer(html):
+        name = m.group(1).lower()
+        if name in seen or m.start() >= first_cut:
+            return True
+        seen.add(name)
+    return False
+
+
+def _piece(
+    html: str,
+    start: int,
+    end: int,
+    runs: list[Run],
+    linker: Linkifier,
+    may_link: re.Pattern[str],
+    contexts: list[Context],
+    prefix: str,
+) -> str:
+    """``html[start:end]`` with the links of its runs, as far as they check."""
+    links: list[tuple[int, int, str, Written]] = []
+    for run in runs:
+        source = html[run.start : run.end]
+        if not may_link.search(source):
+            continue
+        view = TextView.plain(source) if "&" not in source else _view(source)
+        for s, e, anchor, original in view.anchors(linker):
+            text = source[s:e] if original else html_module.escape(anchor.text, quote=False)
+            attrs = {"href": anchor.href, **anchor.attrs}
+            written = '<a href="' + html_module.escape(anchor.href) + '"' + attributes_html(anchor.attrs) + ">"
+            was = dom_text(source[s:e])
+            shown = Written(_lower(attrs), was if original else dom_text(text), was)
+            links.append((run.start + s - start, run.start + e - start, written + text + "</a>", shown))
+    before = html[start:end]
+    if not links:
+        return before
+    contexts = [c._replace(prefix=prefix) for c in contexts]
+    budget = [_CHECKS]
+    keep = _checked(before, links, contexts, budget)
+    if keep is None or (len(keep) < len(links) and _failed(before, _splice(before, keep), keep, contexts) is not None):
+        return before
+    return _splice(before, keep)
+
+
+def _checked(
+    before: str, links: list[tuple[int, int, str, Written]], contexts: list[Context], budget: list[int]
+) -> list[tuple[int, int, str, Written]] | None:
+    """The links that check: all of them, or (divide and conquer, within
+    ``budget`` checks) those of the halves that do; None when none."""
+    if not links or budget[0] <= 0:
+        return None
+    budget[0] -= 1
+    failed = _failed(before, _splice(before, links), links, contexts)
+    if failed is None:
+        return links
+    if len(links) == 1:
+        return None
+    if failed < len(links):  # that link is not in the tree as written: the others may be
+        rest = links[:failed] + links[failed + 1 :]
+        return _checked(before, rest, contexts, budget)
+    half = len(links) // 2
+    first = _checked(before, links[:half], contexts, budget) or []
+    second = _checked(before, links[half:], contexts, budget) or []
+    return (first + second) or None
+
+
+def _failed(before: str, after: str, links: list[tuple[int, int, str, Written]], contexts: list[Context]) -> int | None:
+    written = [link[3] for link in links]
+    for context in contexts:
+        failed = check(before, after, written, context)
+        if failed is not None:
+            return failed
+    return None
+
+
+def _splice(source: str, links: list[tuple[int, int, str, Written]]) -> str:
+    out: list[str] = []
+    done = 0
+    for s, e, written, _ in links:
+        out.append(source[done:s])
+        out.append(written)
+        done = e
+    out.append(source[done:])
+    return "".join(out)
+
+
+def _lower(attrs: dict[str, str]) -> dict[str, str]:
+    return {k.lower(): v for k, v in attrs.items()}
+
+
+def _view(source: str) -> TextView:
+    """Text with character references, as a reader sees it."""
+    pieces: list[tuple[str, str | None]] = []
+    done = 0
+    for m in _CHARREF.finditer(source):
+        value = html_module.unescape(m.group())
+        if value == m.group():
+            continue
+        pieces.append((source[done : m.start()], None))
+        pieces.append((m.group(), value))
+        done = m.end()
+    pieces.append((source[done:], None))
+    return TextView(pieces)
+
+
+_CHARREF = re.compile(r"&(?:#[xX][0-9A-Fa-f]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
 
 
 def _tag_name(tag: object) -> str:
     if not isinstance(tag, str):
         raise TypeError(f"skip_tags must hold tag names (str), not {type(tag).__name__}")
     return tag.lower()
-
-
-def _text_nodes(first: LexborNode | None, skip: set[str]) -> list[LexborNode]:
-    """The text nodes of the fragment that are not inside a skipped element,
-    in document order (an iterative walk: depth costs no stack)."""
-    found: list[LexborNode] = []
-    node = first
-    depth = 0
-    while node is not None:
-        if node.is_text_node:
-            found.append(node)
-        elif node.is_element_node and (node.tag or "") not in skip:
-            child = node.first_child
-            if child is not None:
-                node = child
-                depth += 1
-                continue
-        while node is not None and node.next is None and depth > 0:
-            node = node.parent
-            depth -= 1
-        node = None if node is None else node.next
-    return found
-
-
-def _parse_snippet(snippet: str) -> list[LexborNode] | None:
-    """The nodes of ``linkify``'s output for a text node; None unless they are
-    exactly text and ``a`` elements holding text (anything else is left as it
-    was).  The text's parent is an ordinary element (the others are skipped),
-    so a ``div`` context parses the snippet as the parent would."""
-    parsed = LexborHTMLParser(snippet, is_fragment=True, fragment_tag="div", scripting=True, options=_OPTIONS)
-    parts: list[LexborNode] = []
-    node = parsed.root
-    while node is not None:
-        if not node.is_text_node:
-            child = node.first_child
-            if node.tag != "a" or child is None or not child.is_text_node or child.next is not None:
-                return None
-        parts.append(node)
-        node = node.next
-    return parts or None

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import templates
-from .templates import django_filter, install, linkify_filter, mark_safe, parse_argument
+from .templates import REL_VALUES, django_filter, install, linkify_filter, mark_safe, parse_argument, template_error
 
-__all__ = ["django_filter", "install", "linkify_filter", "mark_safe", "parse_argument"]
+__all__ = ["REL_VALUES", "django_filter", "install", "linkify_filter", "mark_safe", "parse_argument", "template_error"]
 
 
 def __getattr__(name: str) -> Any:

@@ -25,8 +25,17 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from ._checks import check_str, given_alone
 from ._kernels import escape_html as _escape_html
-from .anchor import Anchor, Callback, LinkAttributes, apply_callback, attributes_html, check_callback, shown
-from .caches import bounded
+from .anchor import (
+    Anchor,
+    Callback,
+    LinkAttributes,
+    apply_callback,
+    attributes_html,
+    check_callback,
+    link_attributes,
+    shown,
+)
+from .caches import bounded, options_key
 from .detection import Finder, Link, finder_for
 from .display import DisplayOptions, check_display
 from .errors import OptionError, about
@@ -59,6 +68,7 @@ class OutputOptions(TypedDict, total=False):
     target: str | None
     external_only: bool
     internal_hosts: Iterable[str]
+    rel_target_on: Literal["web", "all"]
     callback: Callback | None
     kinds: Iterable[str]
     display: DisplayOptions | None
@@ -87,6 +97,7 @@ _FIELDS = (
     "target",
     "external_only",
     "internal_hosts",
+    "rel_target_on",
     "kinds",
     "policy",
     "finder",
@@ -102,6 +113,7 @@ _DEFAULTS: dict[str, Any] = {
     "target": None,
     "external_only": False,
     "internal_hosts": (),
+    "rel_target_on": "web",
     "kinds": frozenset({"url", "email"}),
     "policy": Policy.default(),
     "link_class": None,
@@ -122,8 +134,8 @@ class Linkifier:
     * ``finder`` or the detection options (``schemes``, ``preset``, …, as
       :class:`uts58.Finder`; not both, D62), ``policy`` (§8, default
       :meth:`Policy.default`), ``kinds`` (``"url"``, ``"email"`` or both);
-    * ``attrs``, ``rel``, ``target``, ``external_only``, ``internal_hosts``:
-      the attributes of each ``<a>`` (D82, D83); ``link_class``: its
+    * ``attrs``, ``rel``, ``target``, ``external_only``, ``internal_hosts``,
+      ``rel_target_on``: the attributes of each ``<a>`` (D82, D83, D113); ``link_class``: its
       ``class`` (``attrs={"class": ...}`` in short); ``callback(link, attrs)``
       (D28, D84); ``display``: the shortened text (D90);
     * ``format``: ``"html"`` or ``"markdown"`` (:meth:`render`);
@@ -151,6 +163,7 @@ class Linkifier:
     target: str | None
     external_only: bool
     internal_hosts: tuple[str, ...]
+    rel_target_on: Literal["web", "all"]
     kinds: frozenset[str]
     policy: Policy
     finder: Finder
@@ -172,6 +185,7 @@ class Linkifier:
         target: str | None = None,
         external_only: bool = False,
         internal_hosts: Iterable[str] = (),
+        rel_target_on: Literal["web", "all"] = "web",
         callback: Callback | None = None,
         kinds: Iterable[str] = ("url", "email"),
         display: DisplayOptions | None = None,
@@ -188,26 +202,19 @@ class Linkifier:
             check_str(link_text, "link_text")
             raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}", option="link_text")
         check_callback(callback)
-        classes = attrs
-        if link_class is not None:
-            check_str(link_class, "link_class")
-            if not link_class.strip():
-                raise OptionError("link_class must name a class, not be blank", option="link_class")
-            if attrs is not None and any(isinstance(k, str) and k.lower() == "class" for k in attrs):
-                raise OptionError("link_class is given twice (as link_class= and in attrs)", option="link_class")
-            classes = {**(attrs or {}), "class": link_class}
-        if format == "markdown":
-            for name, value in (("attrs", attrs or None), ("rel", rel), ("target", target), ("link_class", link_class)):
-                if value is not None:
-                    raise OptionError(
-                        f"{name}: a Markdown link has no attributes ({name} needs format='html')", option=name
-                    )
         with about("display"):
             shortening = None if display is None else check_display(display)
         if not isinstance(internal_hosts, (str, bytes)) and isinstance(internal_hosts, Iterable):
             internal_hosts = tuple(internal_hosts)
-        attributes = LinkAttributes(
-            classes, rel=rel, target=target, external_only=external_only, internal_hosts=internal_hosts
+        attributes = link_attributes(
+            attrs,
+            rel=rel,
+            target=target,
+            external_only=external_only,
+            internal_hosts=internal_hosts,
+            rel_target_on=rel_target_on,
+            link_class=link_class,
+            markdown=format == "markdown",
         )
         if not isinstance(kinds, Iterable):
             raise TypeError(f"kinds must be 'url', 'email' or an iterable of them, not {type(kinds).__name__}")
@@ -232,6 +239,7 @@ class Linkifier:
             "target": target,
             "external_only": external_only,
             "internal_hosts": internal_hosts,
+            "rel_target_on": rel_target_on,
             "kinds": wanted,
             "policy": policy,
             "finder": found_by,
@@ -426,25 +434,6 @@ def _keep(s: str) -> str:
     return s
 
 
-class _Unkeyable(Exception):
-    """An option value that cannot be part of a cache key."""
-
-
-def _frozen(value: Any) -> Any:
-    """``value`` as part of a cache key, with its type and the types of what
-    it holds (``1``, ``1.0`` and ``True`` are equal, not the same option)."""
-    kind = type(value)
-    if kind in (bool, int, float, str, type(None), Finder, Policy):
-        return kind, value
-    if kind in (tuple, list):
-        return kind, tuple(map(_frozen, value))
-    if kind in (set, frozenset):
-        return kind, frozenset(map(_frozen, value))
-    if kind is dict:
-        return kind, tuple((_frozen(k), _frozen(v)) for k, v in value.items())
-    raise _Unkeyable
-
-
 @bounded(64, "linkifiers")
 def _cached_linkifier(key: tuple[Any, ...], options: _Options) -> Linkifier:
     return _made(options.value, options.caller)
@@ -484,10 +473,8 @@ def linkifier_for(options: dict[str, Any], caller: str = "linkify") -> Linkifier
         return default_linkifier()
     if options.get("callback") is not None:
         return _made(options, caller)
-    try:
-        key = tuple(sorted((name, _frozen(value)) for name, value in options.items()))
-        hash(key)
-    except (_Unkeyable, TypeError):
+    key = options_key(options, (Finder, Policy))
+    if key is None:
         return _made(options, caller)  # (a value that is no key: an iterator, a mapping of another type)
     return _cached_linkifier(key, _Options(options, caller))
 
@@ -518,12 +505,13 @@ def linkify(text: str, **options: Unpack[LinkifierOptions]) -> str:
 
     * ``attrs``: extra attributes of every ``<a>``, written as given
       (``{"data-x": "1"}``); ``link_class``: its ``class`` (``"ext"``).
-    * ``rel``, ``target``: the ``rel`` and ``target`` of the links
-      (``rel="nofollow ugc"``); ``target="_blank"`` adds ``noopener`` to
-      ``rel`` (D82).  With ``external_only=True`` they go only on URLs whose
-      host is neither one of ``internal_hosts`` nor a subdomain of one
+    * ``rel``, ``target``: the ``rel`` and ``target`` of web links (URLs
+      with a host; ``rel_target_on="all"``: every link, ``mailto:`` too,
+      D113) (``rel="nofollow ugc"``); ``target="_blank"`` adds ``noopener``
+      to ``rel`` (D82).  With ``external_only=True`` they go only on URLs
+      whose host is neither one of ``internal_hosts`` nor a subdomain of one
       (``internal_hosts=["example.com"]``: ``www.example.com`` is internal
-      too); email addresses and URLs without a host then get neither (D83).
+      too, D83).
     * ``callback(link, attrs)``: may change the attributes (``href`` too)
       or the text (key ``"_text"``), or return None to leave the link as
       text; it must return a mapping of str to str, or None (TypeError
