@@ -380,6 +380,7 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
     # be ignored or closed (<svg><td><td>), its <style> is no raw text, it
     # has CDATA.  Modelled so that the stack is never shallower.
     foreign = Foreign()
+    inside = foreign.open  # (its truth, read in the loop: a list's, not a method call)
     foreign_root = 0  # the model's index of the svg or math element that foreign content is in
     i, n = 0, len(fragment)
     while i < n:
@@ -390,7 +391,7 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
             work += len(model.stack) + model.af_closed + model.af_closed_attrs
         if j >= n:
             break
-        if foreign.cdata and fragment.startswith("<![CDATA[", j):
+        if inside and foreign.cdata and fragment.startswith("<![CDATA[", j):
             cdata_end = fragment.find("]]>", j)
             if cdata_end < 0:
                 return None  # CDATA to the end, or (if the model is wrong there) a bogus comment: too unsure
@@ -411,11 +412,11 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
             break
         work += len(model.stack) + model.af_closed + model.af_closed_attrs
         if end:
-            if not foreign:
+            if not inside:
                 model.end_tag(name)
             elif name in ("br", "p") and not foreign.integration:
                 model.pop_to(len(model.stack) - foreign.break_out())  # (they break out too)
-                if name == "p" and not foreign:
+                if name == "p" and not inside:
                     model.end_tag(name)
             elif foreign.close(name):
                 # Only the foreign element of that name closes, with what is in it.
@@ -434,11 +435,11 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
             merged[name] += count
         if name in _FORMATTING:  # Noah's Ark compares it with each entry of its name, attribute by attribute
             work += model.af_live.get(name, 0) * (count * count + 1)
-        if foreign and len(model.stack) < foreign_root + len(foreign.open):
+        if inside and len(model.stack) < foreign_root + len(foreign.open):
             del foreign.open[max(0, len(model.stack) - foreign_root) :]  # (popped by HTML's rules)
-        if foreign and breaks_out(name, attributes) and not foreign.integration:
+        if inside and breaks_out(name, attributes) and not foreign.integration:
             model.pop_to(len(model.stack) - foreign.break_out())  # (as the parser does: to the HTML element below)
-        if foreign:
+        if inside:
             in_html = foreign.integration  # (under an integration point the element is HTML: raw text is raw)
             if name not in _VOID if in_html else not self_closing(attributes):
                 foreign.push(name)

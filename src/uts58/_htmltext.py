@@ -226,6 +226,10 @@ def scan(
     [(0, ()), (3, 8), (8, ('<p>',)), (26, 28), (28, ('<p>',))]
     """
     selectors = tuple(selectors)
+    # The attribute names the selectors test: a start tag without any of
+    # them in its source is matched only by a selector of its tag alone.
+    wanted = {name for s in selectors for name, _, _ in s.tests}
+    tagged = any(not s.tests for s in selectors)
     raw_text = RAW_TEXT if scripting else RAW_TEXT - {"noscript"}
     stack: list[_Open] = []
     counts = [0, 0]  # entries of the stack that are skipped; under which no cut is made
@@ -235,7 +239,8 @@ def scan(
     # formatting elements (which reopens them, after an end tag of another
     # element closed them): no cut while any is.
     formatting: dict[str, int] = {}  # name -> how many (a bounded set of names: O(1) steps)
-    foreign = Foreign()  # the open svg/math elements and their descendants
+    foreign = Foreign()
+    inside = foreign.open  # (its truth, read in the loop: a list's, not a method call)
     i = text_from = 0
     n = len(html)
     last_cut = -gap
@@ -281,19 +286,19 @@ def scan(
             m = _COMMENT.match(html, j)
         elif html.startswith("</>", j):
             m = _EMPTY_END.match(html, j)
-        elif foreign.cdata and html.startswith("<![CDATA[", j):
+        elif inside and foreign.cdata and html.startswith("<![CDATA[", j):
             m = _CDATA.match(html, j)
         else:
             m = _TAG.match(html, j) or _BOGUS.match(html, j)
         if m is None:  # a "<" that starts nothing is text
             i = j + 1
             continue
-        if text_from < j and not counts[0] and not foreign and not (tables and tables[-1] in _TABLE):
+        if text_from < j and not counts[0] and not inside and not (tables and tables[-1] in _TABLE):
             yield Run(text_from, j)
         if (
             gap
             and j - last_cut >= gap
-            and not (counts[1] or foreign or any(formatting.values()))
+            and not (counts[1] or inside or any(formatting.values()))
             and len(stack) <= _MAX_CUT_DEPTH
         ):
             last_cut = j
@@ -308,15 +313,15 @@ def scan(
         closing, name, attrs = m.group(1), m.group(2).lower(), m.group(3)
         if name == "plaintext" and not closing:
             return
-        if foreign:
+        if inside:
             if closing and name in ("br", "p") and not foreign.integration:
                 foreign.break_out()  # </br> and </p> break out of foreign content too
-                if not foreign:
+                if not inside:
                     pop_to(len(stack) - 1)
                 continue  # (</br> is read as <br>, a void element; </p> closes a p, if any, left open here)
             if closing:
                 if foreign.close(name):
-                    if not foreign:
+                    if not inside:
                         pop_to(len(stack) - 1)  # the svg or math element
                 elif name in _BLOCK_END and foreign.pure and any(e.name == name for e in stack):
                     # The end tag of an open block ends the foreign content
@@ -335,7 +340,7 @@ def scan(
                         return
                 continue
             foreign.break_out()  # the foreign elements end, down to an HTML element or integration point
-            if foreign:  # (still in foreign content, under an integration point: nothing is linked)
+            if inside:  # (still in foreign content, under an integration point: nothing is linked)
                 if name not in _VOID:
                     foreign.push(name)
                 continue
@@ -392,10 +397,12 @@ def scan(
         if name in _FORMATTING:
             # (an open a or nobr is closed first; Noah's Ark keeps three of a kind)
             formatting[name] = 1 if name in ("a", "nobr") else min(3, formatting.get(name, 0) + 1)
-        found = attributes(attrs) if selectors else {}
-        skip = name in skip_tags or any(s.matches(name, found) for s in selectors)
+        skip = name in skip_tags
+        if not skip and selectors and (tagged or (attrs and any(word in attrs.lower() for word in wanted))):
+            found = attributes(attrs)
+            skip = any(s.matches(name, found) for s in selectors)
         push(_Open(name, j, i, skip))
-    if text_from < n and not counts[0] and not foreign and not (tables and tables[-1] in _TABLE):
+    if text_from < n and not counts[0] and not inside and not (tables and tables[-1] in _TABLE):
         yield Run(text_from, n)
 
 
