@@ -34,8 +34,7 @@ def variants(source: str) -> list[str]:
     return [source, source.replace(" ", LINKS), source.replace(">", ">" + LINKS), LINKS + source + LINKS]
 
 
-@pytest.fixture(scope="module")
-def corpus_cases() -> list[tuple[str, str, str, str]]:
+def linked_corpus() -> list[tuple[str, str, str, str]]:
     """(id, context, input, output) for every variant that gained links."""
     cases = []
     for ident, source in corpus():
@@ -44,6 +43,11 @@ def corpus_cases() -> list[tuple[str, str, str, str]]:
             if out != fragment:
                 cases.append((f"{ident}/{k}", "div", fragment, out))
     return cases
+
+
+@pytest.fixture(scope="module")
+def corpus_cases() -> list[tuple[str, str, str, str]]:
+    return linked_corpus()
 
 
 @pytest.mark.parametrize("scripting", [True, False], ids=["scripting", "no-scripting"])

@@ -32,7 +32,8 @@ from mistune.renderers.markdown import MarkdownRenderer
 import uts58.mistune
 from uts58 import Policy, find_links, linkify
 from uts58._rawhtml import RAW_TEXT, SKIPPED
-from uts58.mistune import LINK_TOKEN, LinkifyPlugin, _view
+from uts58.mistune import _CHARREF, LINK_TOKEN, LinkifyPlugin
+from uts58.textview import TextView
 
 ROOT = Path(__file__).resolve().parent.parent
 # The project's documents, and the text of UTS #58 itself (read where present).
@@ -198,11 +199,11 @@ def test_entities_are_read_as_the_renderer_shows_them() -> None:
     shown = "ex&#97;mple.com and example.co&#109; and a&amp;b.com and a&lt;b.com and x&nbsp;y.com"
     assert anchors(render(text, escape=True)) == anchors(linkify(shown))
     # An entity of two characters: no offset inside it maps to the source.
-    view = _view("a&NotEqualTilde;d")
+    view = TextView.decoding("a&NotEqualTilde;d", _CHARREF)
     assert view.text == "a\u2242\u0338d" and view.source == "a&NotEqualTilde;d"
     assert [view.to_source(k) for k in range(5)] == [0, 1, None, 16, 17]
     # Not a reference mistune knows (no ";", unknown name): plain text.
-    assert _view("a&amp b&nosuch;c").text == "a&amp b&nosuch;c"
+    assert TextView.decoding("a&amp b&nosuch;c", _CHARREF).text == "a&amp b&nosuch;c"
 
 
 def test_link_text_is_the_source_or_the_display_form() -> None:

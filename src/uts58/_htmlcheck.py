@@ -22,7 +22,7 @@ from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNod
 from ._htmltext import Selector
 from .errors import OptionError
 
-__all__ = ["Context", "Written", "check", "dom_text", "parse", "probe"]
+__all__ = ["Context", "Written", "check", "dom_text", "parse", "probe", "serialization"]
 
 # Without events, lexbor does not run its per-insertion callbacks (which
 # made <select> with many <option>s quadratic).
@@ -79,11 +79,17 @@ def parse(html: str, context: Context) -> LexborHTMLParser:
         ) from None
 
 
-def check(before: str, after: str, written: Sequence[Written], context: Context) -> int | None:
-    """None when ``after`` parses as ``before`` plus the ``written`` links;
-    else the index of the first link not found as written (``len(written)``
-    when all were found but the trees differ elsewhere)."""
-    expected = parse(before, context).html or ""
+def serialization(html: str, context: Context) -> str:
+    """What the parser's tree of ``html`` serializes to (what :func:`check`
+    compares with: made once for the input, whatever the tries)."""
+    return parse(html, context).html or ""
+
+
+def check(expected: str, after: str, written: Sequence[Written], context: Context) -> int | None:
+    """None when ``after`` parses as the input whose :func:`serialization`
+    is ``expected``, plus the ``written`` links; else the index of the first
+    link not found as written (``len(written)`` when all were found but the
+    trees differ elsewhere)."""
     tree = parse(after, context)
     found = 0
     eligible: dict[int, bool] = {}

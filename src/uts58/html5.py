@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ._checks import check_str
-from ._htmlcheck import Context, Written, check, dom_text, probe
+from ._htmlcheck import Context, Written, check, dom_text, probe, serialization
 from ._htmlcost import parse_cost
 from ._htmltext import DEFAULT_SKIP, Run, document_start, open_elements, parse_selectors, scan
 from ._rawhtml import RAW_TEXT
@@ -220,7 +220,7 @@ def _piece(
         source = html[run.start : run.end]
         if not may_link.search(source):
             continue
-        view = TextView.plain(source) if "&" not in source else _view(source)
+        view = TextView.decoding(source, _CHARREF)
         for s, e, anchor, original in view.anchors(linker):
             text = source[s:e] if original else html_module.escape(anchor.text, quote=False)
             attrs = {"href": anchor.href, **anchor.attrs}
@@ -231,40 +231,44 @@ def _piece(
     before = html[start:end]
     if not links:
         return before
-    contexts = [c._replace(prefix=prefix) for c in contexts]
+    # Each reading of the piece, with the serialization of the input's tree.
+    targets = [(c, serialization(before, c)) for c in (c._replace(prefix=prefix) for c in contexts)]
     budget = [_CHECKS]
-    keep = _checked(before, links, contexts, budget)
-    if keep is None or (len(keep) < len(links) and _failed(before, _splice(before, keep), keep, contexts) is not None):
+    keep = _checked(before, links, targets, budget)
+    if keep is None or (len(keep) < len(links) and _failed(_splice(before, keep), keep, targets) is not None):
         return before
     return _splice(before, keep)
 
 
+_Targets = list[tuple[Context, str]]
+
+
 def _checked(
-    before: str, links: list[tuple[int, int, str, Written]], contexts: list[Context], budget: list[int]
+    before: str, links: list[tuple[int, int, str, Written]], targets: _Targets, budget: list[int]
 ) -> list[tuple[int, int, str, Written]] | None:
     """The links that check: all of them, or (divide and conquer, within
     ``budget`` checks) those of the halves that do; None when none."""
     if not links or budget[0] <= 0:
         return None
     budget[0] -= 1
-    failed = _failed(before, _splice(before, links), links, contexts)
+    failed = _failed(_splice(before, links), links, targets)
     if failed is None:
         return links
     if len(links) == 1:
         return None
     if failed < len(links):  # that link is not in the tree as written: the others may be
         rest = links[:failed] + links[failed + 1 :]
-        return _checked(before, rest, contexts, budget)
+        return _checked(before, rest, targets, budget)
     half = len(links) // 2
-    first = _checked(before, links[:half], contexts, budget) or []
-    second = _checked(before, links[half:], contexts, budget) or []
+    first = _checked(before, links[:half], targets, budget) or []
+    second = _checked(before, links[half:], targets, budget) or []
     return (first + second) or None
 
 
-def _failed(before: str, after: str, links: list[tuple[int, int, str, Written]], contexts: list[Context]) -> int | None:
+def _failed(after: str, links: list[tuple[int, int, str, Written]], targets: _Targets) -> int | None:
     written = [link[3] for link in links]
-    for context in contexts:
-        failed = check(before, after, written, context)
+    for context, expected in targets:
+        failed = check(expected, after, written, context)
         if failed is not None:
             return failed
     return None
@@ -285,21 +289,8 @@ def _lower(attrs: dict[str, str]) -> dict[str, str]:
     return {k.lower(): v for k, v in attrs.items()}
 
 
-def _view(source: str) -> TextView:
-    """Text with character references, as a reader sees it."""
-    pieces: list[tuple[str, str | None]] = []
-    done = 0
-    for m in _CHARREF.finditer(source):
-        value = html_module.unescape(m.group())
-        if value == m.group():
-            continue
-        pieces.append((source[done : m.start()], None))
-        pieces.append((m.group(), value))
-        done = m.end()
-    pieces.append((source[done:], None))
-    return TextView(pieces)
-
-
+# A character reference in text, as the HTML5 tokenizer reads one (legacy
+# names without ";" too: html.unescape decodes what HTML5 does).
 _CHARREF = re.compile(r"&(?:#[xX][0-9A-Fa-f]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
 
 

@@ -46,7 +46,6 @@ from collections.abc import MutableMapping
 from typing import TYPE_CHECKING, Any
 
 import mistune
-from mistune.util import unescape
 
 from ._rawhtml import RawHtml
 from .linkifier import Linkifier, LinkifierOptions, adapter_linkifier
@@ -216,7 +215,7 @@ class LinkifyPlugin:
         if not self._may_link.search(source):
             return None
         # Without escaping, mistune's HTMLRenderer.text decodes character references.
-        view = TextView.plain(source) if escaped or "&" not in source else _view(source)
+        view = TextView.plain(source) if escaped else TextView.decoding(source, _CHARREF)
         out: list[Token] = []
         done = 0  # in the source
         for s, e, anchor, original in view.anchors(self.linkifier):
@@ -259,21 +258,6 @@ def _raw_text(shown: str, escaped: bool) -> str:
     """The ``raw`` of a text token that the renderer writes as ``shown``."""
     # Without escaping, mistune decodes references in text: "&" as "&amp;" decodes back.
     return shown if escaped else shown.replace("&", "&amp;")
-
-
-def _view(source: str) -> TextView:
-    """The text as read: character references decoded as mistune decodes them."""
-    pieces: list[tuple[str, str | None]] = []
-    done = 0
-    for m in _CHARREF.finditer(source):
-        value = unescape(m.group())
-        if value == m.group():
-            continue  # not a reference mistune knows: plain text
-        pieces.append((source[done : m.start()], None))
-        pieces.append((m.group(), value))
-        done = m.end()
-    pieces.append((source[done:], None))
-    return TextView(pieces)
 
 
 def _render_html(renderer: Any, text: str, /, **attrs: str) -> str:

@@ -11,8 +11,10 @@ offsets to the source's.  :meth:`TextView.anchors` is the anchors of a
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
+from html import unescape
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -96,3 +98,26 @@ class TextView:
     def plain(cls, source: str) -> TextView:
         """A source with no reference."""
         return cls(((source, None),))
+
+    @classmethod
+    def decoding(cls, source: str, references: re.Pattern[str]) -> TextView:
+        """``source`` with each match of ``references`` that HTML5 decodes
+        (:func:`html.unescape`) read as what it stands for; a match it
+        leaves as it is stays plain text.
+
+        >>> TextView.decoding("a&amp;b&zz;", re.compile(r"&[a-z]+;")).text
+        'a&b&zz;'
+        """
+        if "&" not in source:
+            return cls.plain(source)
+        pieces: list[tuple[str, str | None]] = []
+        done = 0
+        for m in references.finditer(source):
+            value = unescape(m.group())
+            if value == m.group():
+                continue  # not a reference: plain text
+            pieces.append((source[done : m.start()], None))
+            pieces.append((m.group(), value))
+            done = m.end()
+        pieces.append((source[done:], None))
+        return cls(pieces)
