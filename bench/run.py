@@ -57,7 +57,7 @@ _FORMAT_URL_PROBE = """
 import json, sys, time
 import uts58
 from uts58.conformance import data_file, read_formatting_test
-urls = [c.source for v in ("17.0.0", "dev") for c in read_formatting_test(data_file(v, "LinkFormattingTest.txt"))]
+urls = [c.source for v in ("17.0.0", "18.0.0") for c in read_formatting_test(data_file(v, "LinkFormattingTest.txt"))]
 wiki = [u for u in urls if "wiki" in u]
 rounds = max(1, 20000 // len(wiki))
 best = float("inf")

@@ -105,7 +105,7 @@ def dense_links() -> list[str]:
     from uts58.conformance import data_file, read_detection_test, read_formatting_test
 
     links = set(corpus.LINKS)
-    for version in ("17.0.0", "dev"):
+    for version in ("17.0.0", "18.0.0"):
         links.update(c.source for c in read_formatting_test(data_file(version, "LinkFormattingTest.txt")))
         for line in read_detection_test(data_file(version, "LinkDetectionTest.txt")):
             links.update(m.text for m in line.links)

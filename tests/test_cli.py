@@ -76,9 +76,10 @@ def test_props(capsys: pytest.CaptureFixture[str]) -> None:
 def test_conformance(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "conformance", "--verbose")
     assert code == 0
-    assert "dev LinkFormattingTest (structure → format_parts): 55 passed, 0 failed\n" in out
+    assert "18.0.0 LinkFormattingTest (structure → format_parts): 55 passed, 0 failed\n" in out
     assert "17.0.0 LinkFormattingTest (structure → format_parts): 45 passed, 0 failed, 10 documented exceptions" in out
-    assert out.count("excused line") == 10 + 15 + 5
+    # the minimal forms (D11, D12), then the fully escaped ones of 17.0.0 and 18.0.0 (D122)
+    assert out.count("excused line") == 10 + 15 + 5 + (29 + 29 + 24) + (12 + 12 + 7)
     assert " FAIL " not in out
 
 
@@ -624,3 +625,70 @@ def test_fifo_inputs_are_read_once(capsys: pytest.CaptureFixture[str], tmp_path:
     if command == "detect":  # D88: the records name their input
         out = out.replace(json.dumps(str(fifo)), json.dumps(str(regular)))
     assert code == 0 and err == "" and out == expected and out
+
+
+def test_format_maximal(capsys: pytest.CaptureFixture[str]) -> None:
+    # D122: the fully escaped form, ASCII only, detected whole; hosts in A-labels.
+    code, out, err = run(
+        capsys,
+        "format",
+        "--maximal",
+        "https://en.wikipedia.org/wiki/Antonín_Dvořák",
+        "bücher.de/bücher.",
+        "https://example.com/α(β))",
+        "https://ja.wikipedia.org/wiki/%E3%82%A2%E3%83%AB%E3%83%99%E3%83%AB%E3%83%88",
+    )
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "https://en.wikipedia.org/wiki/Anton%C3%ADn_Dvo%C5%99%C3%A1k",
+        "xn--bcher-kva.de/b%C3%BCcher%2E",
+        "https://example.com/%CE%B1(%CE%B2)%29",
+        "https://ja.wikipedia.org/wiki/%E3%82%A2%E3%83%AB%E3%83%99%E3%83%AB%E3%83%88",
+    ]
+    assert out.isascii()
+    for line in out.splitlines():
+        assert [(link.start, link.end) for link in find_links(line)] == [(0, len(line))]
+    # The minimal form of each is what format prints without --maximal.
+    code, minimal, _ = run(capsys, "format", *out.splitlines())
+    assert code == 0 and minimal.splitlines()[1] == "bücher.de/bücher%2E"
+
+
+def test_format_maximal_email(capsys: pytest.CaptureFixture[str]) -> None:
+    # An email address: its domain in A-labels, the local-part as format
+    # writes it (quoted where need be); mailto: kept.
+    code, out, err = run(
+        capsys, "format", "--maximal", "info@Bücher.de", "mailto:x@例え.みんな", "john doe@example.com", "a@[127.0.0.1]"
+    )
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "info@xn--bcher-kva.de",
+        "mailto:x@xn--r8jz45g.xn--q9jyb4c",
+        '"john doe"@example.com',
+        "a@[127.0.0.1]",
+    ]
+    # A local-part that is not ASCII has no ASCII form: refused, and the
+    # other items are still printed.
+    code, out, err = run(capsys, "format", "--maximal", "σωκράτης@bücher.de", "example.com/é")
+    assert code == 1
+    assert out == "example.com/%C3%A9\n"
+    assert err == (
+        "uts58 format: 'σωκράτης@bücher.de' has no ASCII form: its local-part σωκράτης is not ASCII,"
+        " and an email address cannot be percent-escaped\n"
+    )
+
+
+def test_format_maximal_file_and_bad_items(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "urls.txt"
+    f.write_text("# comment\nabc.com/path1./path2.\nx@xn--bcher-kva.de\njavascript:alert(1)\n", encoding="utf-8")
+    code, out, err = run(capsys, "format", "--maximal", "--file", str(f))
+    assert code == 1
+    assert out.splitlines() == ["abc.com/path1./path2%2E", "x@xn--bcher-kva.de"]
+    assert "scheme 'javascript'" in err
+
+
+def test_format_maximal_with_the_unicode_version(capsys: pytest.CaptureFixture[str]) -> None:
+    # U+2E60 is Soft in 18.0.0 and Hard in 17.0.0: both versions escape it,
+    # as the non-ASCII character it is.
+    for version in ("17.0.0", "18.0.0"):
+        code, out, _ = run(capsys, "--unicode-version", version, "format", "--maximal", "https://example.com/a\u2e60b")
+        assert code == 0 and out == "https://example.com/a%E2%B9%A0b\n"

@@ -19,6 +19,7 @@ import uts58
 from uts58.conformance import data_file, read_detection_test
 from uts58.display import DisplayOptions, Shown, check_display, shorten
 from uts58.errors import OptionError
+from uts58.graphemes import is_boundary
 from uts58.link import Link
 
 regex = pytest.importorskip("regex", reason="the grapheme oracle `regex` is in the dev extra (pip install -e .[dev])")
@@ -27,7 +28,7 @@ MARK = "\ue000"  # a private-use ellipsis: never in a display form, so it can be
 LINKS = sorted(
     {
         link
-        for v in ("17.0.0", "dev")
+        for v in ("17.0.0", "18.0.0")
         for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))
         for link in uts58.find_links(line.text)
     },
@@ -304,3 +305,68 @@ def test_smart_on_delimiters_without_a_boundary_is_linear(monkeypatch: pytest.Mo
         assert len(shown.text) <= 2000
         steps.append(lookups.count)
     assert steps[1] <= steps[0] + 100 and steps[0] <= 20 * 2000
+
+
+def test_indic_and_thai_paths_are_cut_between_exact_clusters() -> None:
+    """A Devanagari and a Thai path shortened to every width, in every mode,
+    by finders of both Unicode versions: each cut is an extended grapheme-
+    cluster boundary of the link's version (D121).  And cuts now fall
+    between two letters: D79's segmenter took every letter of a script with a
+    virama (Devanagari, Thai) for a possible Prepend and cut only after a
+    '/', a '_' or a mark there (the D79 output is in each comment below)."""
+    from unicodedata import category
+
+    from uts58.graphemes import boundaries
+
+    devanagari = "https://hi.wikipedia.org/wiki/हिन्दी_भाषा_का_इतिहास"
+    thai = "https://th.wikipedia.org/wiki/ภาษาไทย_ประวัติศาสตร์"
+    for version in ("17.0.0", "18.0.0"):
+        finder = uts58.Finder(unicode_version=version)
+        for url in (devanagari, thai):
+            link = next(finder.find_links(f"see {url} now"))
+            assert link.display == url and link.unicode_version == version
+            clusters = set(boundaries(url, unicode_version=version))
+            between_letters = set()
+            for width in range(1, len(url)):
+                for location in ("end", "middle", "smart"):
+                    shown = shorten(link, {"max_length": width, "location": location, "ellipsis": MARK})
+                    if shown.title is None:
+                        continue
+                    head, _, tail = shown.text.partition(MARK)
+                    for p in (len(head), len(url) - len(tail)):
+                        assert p in clusters, (version, width, location, shown.text)
+                        if 0 < p < len(url) and category(url[p - 1]) == category(url[p]) == "Lo":
+                            between_letters.add(p)
+            assert between_letters, url
+        hindi, thai_link = (next(finder.find_links(url)) for url in (devanagari, thai))
+        # D79: 'https://hi.wikipedia.org/wiki/हिन्दी_भाषा_का_…' (no cut after the letter इ)
+        assert shorten(hindi, {"max_length": 47}).text == "https://hi.wikipedia.org/wiki/हिन्दी_भाषा_का_इ…"
+        # D79: 'https://th.wikipedia.org/wiki/…' (no cut after any Thai letter)
+        assert shorten(thai_link, {"max_length": 36}).text == "https://th.wikipedia.org/wiki/ภาษาไ…"
+        assert (
+            shorten(thai_link, {"max_length": 36, "location": "smart"}).text == "https://th.wikipedia.org/wiki/ภาษาไ…"
+        )
+        # D79: 'https://th.wikipedia.org…ประวัติศาสตร์'
+        assert (
+            shorten(thai_link, {"max_length": 40, "location": "middle"}).text == "https://th.wikipedia.org…ย_ประวัติศาสตร์"
+        )
+    # The link's own version decides: GB9c joins a virama to the next consonant
+    # after any character since Unicode 18.0, only after a consonant before.
+    url = "https://example.com/a/" + "\u25cc\u094d\u0915" * 4
+    cut = {
+        v: shorten(next(uts58.Finder(unicode_version=v).find_links(url)), {"max_length": 25}).text
+        for v in ("17.0.0", "18.0.0")
+    }
+    assert cut == {"17.0.0": "https://example.com/a/\u25cc\u094d…", "18.0.0": "https://example.com/a/…"}
+
+
+def test_smart_drops_the_query_only_at_a_boundary() -> None:
+    """Found by the review of issue 26: "smart" dropped the query at its "?"
+    without asking whether a cluster ends there.  U+0D4E MALAYALAM LETTER DOT
+    REPH is Prepend (GB9b): no boundary between it and the "?"."""
+    link = next(uts58.find_links("https://example.com/aaaa/bbbbbbbbbbbbbbbbbbbb/cc\u0d4e?q=1"))
+    assert not is_boundary(link.display, link.display.index("?"))
+    shown = shorten(link, check_display({"max_length": 40, "location": "smart"})).text
+    head = shown.removesuffix("\u2026")
+    assert shown != head and link.display.startswith(head)  # (the "end" fallback: a head)
+    assert is_boundary(link.display, len(head)) and "\u0d4e" not in head

@@ -1,11 +1,13 @@
-"""UTS #58 §4.1 minimal escaping: the algorithm and the interior escaping of decoded data."""
+"""UTS #58 §4.1 minimal escaping: the algorithm and the interior escaping of
+decoded data; the fully escaped form of the same parts (D122)."""
 
 from __future__ import annotations
 
 import pytest
 
 from uts58 import find_link_end
-from uts58.escaping import format_parts, minimal_escape_parts, percent_escape
+from uts58.errors import OptionError
+from uts58.escaping import format_parts, full_escape_tail, maximal_escape_parts, minimal_escape_parts, percent_escape
 from uts58.termination import OPEN_STACK_LIMIT
 
 # Every test here runs with the C kernels and with the Python ones.
@@ -95,3 +97,57 @@ def test_names_that_moved_to_formatting_still_work_with_a_warning() -> None:
             assert getattr(uts58.escaping, name) is getattr(uts58.formatting, name)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         uts58.escaping.nothing  # noqa: B018
+
+
+# ---------------------------------------------------------------- the fully escaped form (D122)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"path": "αβγ/δ.εζ."}, "/%CE%B1%CE%B2%CE%B3/%CE%B4.%CE%B5%CE%B6%2E"),  # final Soft, as §4.1
+        ({"path": "a)b"}, "/a%29b"),  # unmatched Close, as §4.1
+        ({"path": "α(β)"}, "/%CE%B1(%CE%B2)"),  # matched brackets stay
+        ({"path": "a b", "query": "c d", "fragment": "e f"}, "/a%20b?c%20d#e%20f"),
+        ({"path": "\"<>^`{}'", "query": "\"<>^`{}'", "fragment": "\"<>^`{}'."}, None),
+        ({"fragment": "π", "directives": ["text=ρ,σ."]}, "#%CF%80:~:text=%CF%81,%CF%83%2E"),
+        ({"query": "a?b", "fragment": "c?d#e"}, "?a?b#c?d#e"),  # "?" is data after the path, "#" in a fragment
+        ({"path": "%41%C3%A9%"}, "/%41%C3%A9%"),  # escapes are already escapes
+        ({"path": "a\x00\x7f"}, "/a%00%7F"),
+        ({"path": "a\ud800b"}, "/a%EF%BF%BDb"),  # lone surrogate (D9)
+        ({"path": "😎"}, "/%F0%9F%98%8E"),
+        ({}, ""),
+        ({"path": "", "query": "", "fragment": ""}, "/?#"),
+    ],
+)
+def test_maximal_escape_parts(kwargs: dict, expected: str | None) -> None:  # type: ignore[type-arg]
+    got = maximal_escape_parts(**kwargs)
+    assert got.isascii()
+    if expected is not None:
+        assert got == expected
+    # §4.1's output with only the characters the URL parser encodes anyway escaped.
+    assert got == full_escape_tail(minimal_escape_parts(**kwargs))
+
+
+def test_maximal_parts_sets() -> None:
+    # Each part's percent-encode set (WHATWG): '^`{}' in the path only, "'" in the query only.
+    got = maximal_escape_parts(path="\"<>^`{}'x", query="\"<>^`{}'x", fragment="\"<>^`{}'x")
+    assert got == "/%22%3C%3E%5E%60%7B%7D'x?%22%3C%3E^`{}%27x#%22%3C%3E^%60{}'x"
+
+
+def test_format_parts_maximal() -> None:
+    data = {"path_segments": ["β/γ", "δ?ε"], "query_pairs": [("α&", "β=γ"), ("k", None)], "fragment": "a:~:b."}
+    assert format_parts(**data, escape="maximal") == (
+        "/%CE%B2%2F%CE%B3/%CE%B4%3F%CE%B5?%CE%B1%26=%CE%B2%3D%CE%B3&k#a%3A~:b%2E"
+    )
+    assert format_parts(**data, escape="maximal") == full_escape_tail(format_parts(**data))
+    assert format_parts(**data, escape="minimal") == format_parts(**data)
+    with pytest.raises(OptionError, match="escape must be 'minimal' or 'maximal', not 'full'"):
+        format_parts(path_segments=["a"], escape="full")  # type: ignore[arg-type]
+
+
+def test_maximal_type_errors_name_the_argument() -> None:
+    with pytest.raises(TypeError, match="query must be str, not bytes"):
+        maximal_escape_parts(query=b"a")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="directives must be a sequence of str"):
+        maximal_escape_parts(directives="text=a")

@@ -43,7 +43,7 @@ def c_ada() -> Any:
 
 
 FORMATTING_SOURCES = [
-    c.source for v in ("17.0.0", "dev") for c in read_formatting_test(data_file(v, "LinkFormattingTest.txt"))
+    c.source for v in ("17.0.0", "18.0.0") for c in read_formatting_test(data_file(v, "LinkFormattingTest.txt"))
 ]
 
 
@@ -262,7 +262,7 @@ def ends(text: str, start: int, version: str = "17.0.0", in_path: bool = False) 
 @needs_c
 @pytest.mark.parametrize("version", available_versions())
 def test_termination_on_detection_lines(version: str) -> None:
-    for file_version in ("17.0.0", "dev"):
+    for file_version in ("17.0.0", "18.0.0"):
         lines = read_detection_test(data_file(file_version, "LinkDetectionTest.txt"))
         for line in lines:
             # From every position, not only the host ends of the marked links.

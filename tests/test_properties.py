@@ -98,4 +98,4 @@ def test_bad_arguments(func) -> None:  # type: ignore[no-untyped-def]
 def test_versions() -> None:
     assert DEFAULT_UNICODE_VERSION in available_versions()
     assert link_properties() is link_properties(DEFAULT_UNICODE_VERSION)  # loaded once
-    assert link_properties().version == "17.0.0"
+    assert link_properties().version == "18.0.0" and link_properties("17.0.0").version == "17.0.0"

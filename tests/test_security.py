@@ -206,3 +206,23 @@ def test_the_memo_of_admitted_changes_no_answer() -> None:
                 answers += 1
                 refused += not remembered
         assert answers > 500 and refused > 0 and len(memo) < answers
+
+
+def test_policy_reads_the_identifier_data_of_the_links_version() -> None:
+    """§8 under 18.0 reads 18.0's IdentifierStatus and confusables.txt
+    (tools/data/18.0.0/); a link found under 17.0.0 is judged by 17.0.0's."""
+    text = "see https://\u0237ava.com/x and http://\u0915\U00011b0a.com/"
+    strict = Policy.strict()
+    by_version = {
+        v: {link.text: check_link(link, strict) for link in find_links(text, unicode_version=v)}
+        for v in ("17.0.0", "18.0.0")
+    }
+    # confusables.txt 18.0 gives U+0237 DOTLESS J the prototype "j"; 17.0 had none.
+    assert skeleton("\u0237ava", unicode_version="18.0.0") == "java"
+    assert skeleton("\u0237ava", unicode_version="17.0.0") == "\u0237ava"
+    assert [r.code for r in by_version["18.0.0"]["https://\u0237ava.com/x"]] == ["identifier-status", "confusable"]
+    assert [r.code for r in by_version["17.0.0"]["https://\u0237ava.com/x"]] == ["identifier-status"]
+    # U+11B0A (new in 18.0) is Identifier_Status=Allowed in 18.0: its host passes.
+    assert by_version["18.0.0"]["http://\u0915\U00011b0a.com/"] == []
+    assert "http://\u0915\U00011b0a.com/" not in by_version["17.0.0"]  # not a label character in 17.0
+    assert check_link(next(find_links(text, unicode_version="18.0.0")), strict)[0].code == "identifier-status"

@@ -12,7 +12,7 @@ from uts58 import find_links
 from uts58.conformance import data_file, read_detection_test
 from uts58.stream import find_links_in_file, find_links_in_stream
 
-LINES = [line.text for v in ("17.0.0", "dev") for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))]
+LINES = [line.text for v in ("17.0.0", "18.0.0") for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))]
 
 
 def spans(links) -> list[tuple[int, int, str, str]]:  # type: ignore[no-untyped-def]

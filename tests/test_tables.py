@@ -14,7 +14,7 @@ from conftest import ROOT, SHARED
 import uts58
 import uts58._tables
 from uts58 import LinkTerm
-from uts58.properties import LinkProperties
+from uts58.properties import LinkProperties, link_properties
 
 GEN = ROOT / "tools" / "gen_tables.py"
 
@@ -31,7 +31,20 @@ def test_generator_reproduces_committed_tables_byte_for_byte(tmp_path: Path) -> 
     subprocess.run([sys.executable, str(GEN), "--out-dir", str(tmp_path)], check=True, capture_output=True)
     generated = sorted(p.name for p in tmp_path.glob("*.py"))
     committed = sorted(p.name for p in (ROOT / "src" / "uts58" / "_tables").glob("*.py") if p.name != "__init__.py")
-    assert generated == committed == ["graphemes_v17_0_0.py", "security_v17_0_0.py", "tlds.py", "v17_0_0.py"]
+    assert (
+        generated
+        == committed
+        == [
+            "bridge_v18_0_0.py",
+            "graphemes_v17_0_0.py",
+            "graphemes_v18_0_0.py",
+            "security_v17_0_0.py",
+            "security_v18_0_0.py",
+            "tlds.py",
+            "v17_0_0.py",
+            "v18_0_0.py",
+        ]
+    )
     for name in generated:
         assert (tmp_path / name).read_bytes() == (ROOT / "src" / "uts58" / "_tables" / name).read_bytes(), name
 
@@ -58,15 +71,25 @@ def test_vendored_files_are_the_official_ones() -> None:
         pytest.skip("the official Unicode tree ../shared/unicode is not beside this checkout")
     inputs = ROOT / "tools" / "data"
     package = ROOT / "src" / "uts58" / "data"
+    ucd = ["LineBreak.txt", "PropList.txt", "Scripts.txt", "UnicodeData.txt", "DerivedCoreProperties.txt"]
+    common = {
+        "linkification": ["LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt"],
+        "idna": ["IdnaMappingTable.txt"],
+        "security": ["IdentifierStatus.txt", "confusables.txt"],
+        "ucd": ucd,
+        "ucd/auxiliary": ["GraphemeBreakProperty.txt", "GraphemeBreakTest.txt"],
+        "ucd/emoji": ["emoji-data.txt"],
+    }
     official = {
-        inputs / "17.0.0": {
-            "linkification": ["LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt"],
-            "idna": ["IdnaMappingTable.txt"],
-            "security": ["IdentifierStatus.txt", "confusables.txt"],
-            "ucd": ["LineBreak.txt", "PropList.txt", "Scripts.txt", "UnicodeData.txt", "DerivedCoreProperties.txt"],
+        inputs / "17.0.0": common,
+        # 18.0.0 adds DerivedAge (the bridge's test, D118) and IdnaTestV2 (its held-out check).
+        inputs / "18.0.0": {
+            **common,
+            "ucd": [*ucd, "DerivedAge.txt"],
+            "idna": ["IdnaMappingTable.txt", "IdnaTestV2.txt"],
         },
         package / "17.0.0": {"linkification": ["LinkDetectionTest.txt", "LinkFormattingTest.txt"]},
-        package / "dev": {"linkification": ["LinkDetectionTest.txt", "LinkFormattingTest.txt"]},
+        package / "18.0.0": {"linkification": ["LinkDetectionTest.txt", "LinkFormattingTest.txt"]},
     }
     for directory, groups in official.items():
         names = [name for group in groups.values() for name in group]
@@ -80,27 +103,24 @@ def test_vendored_files_are_the_official_ones() -> None:
 
 
 def test_another_version_directory_needs_no_code_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new version is a data directory plus a generated module: the dev
-    (Unicode 18 draft) property files go through the same generator and load
-    through the same LinkProperties class."""
-    dev = SHARED / "dev" / "linkification"
-    if not dev.is_dir():
-        pytest.skip("the official Unicode tree ../shared/unicode is not beside this checkout")
+    """A new version is a data directory plus a generated module: 18.0.0's
+    property files under another version name go through the same generator
+    and load through the same LinkProperties class."""
     gen = _load_generator()
-    src = tmp_path / "18.0.0"
+    src = tmp_path / "99.0.0"
     src.mkdir()
-    for name in ("LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt"):
-        shutil.copy(dev / name, src)
-    shutil.copy(ROOT / "tools" / "data" / "17.0.0" / "IdnaMappingTable.txt", src)
-    (tmp_path / "v18_0_0.py").write_text(gen.render("18.0.0", src), encoding="utf-8")
+    for name in ("LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt", "IdnaMappingTable.txt"):
+        shutil.copy(ROOT / "tools" / "data" / "18.0.0" / name, src)
+    (tmp_path / "v99_0_0.py").write_text(gen.render("99.0.0", src), encoding="utf-8")
     monkeypatch.setattr(uts58._tables, "__path__", [*uts58._tables.__path__, str(tmp_path)])
-    monkeypatch.delitem(sys.modules, "uts58._tables.v18_0_0", raising=False)
-    props = LinkProperties("18.0.0")
-    assert props.version == "18.0.0"
-    # U+2E62/U+2E63 PARENTHESIS WITH MIDDLE RING are new in the dev data.
+    monkeypatch.delitem(sys.modules, "uts58._tables.v99_0_0", raising=False)
+    props = LinkProperties("99.0.0")
+    assert props.version == "99.0.0"
+    # U+2E62/U+2E63 PARENTHESIS WITH MIDDLE RING are new in 18.0.
     assert props.link_term("\u2e62") is LinkTerm.Open
     assert props.link_bracket("\u2e63") == "\u2e62"
-    assert uts58.link_term("\u2e62") is LinkTerm.Hard  # unassigned in 17.0.0
+    assert props.domain_ranges() == link_properties("18.0.0").domain_ranges()
+    assert link_properties("17.0.0").link_term("\u2e62") is LinkTerm.Hard  # unassigned in 17.0.0
 
 
 def test_lazy_package_exports() -> None:

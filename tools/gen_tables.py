@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "tools") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools"))  # gen_graphemes.py beside this file (tools/ is no package)
 DATA_DIR = ROOT / "tools" / "data"  # D67: generator inputs, never shipped
 TABLES_DIR = ROOT / "src" / "uts58" / "_tables"
 
@@ -89,15 +91,7 @@ def domain_chars(path: Path) -> list[tuple[int, int, int]]:
     also valid in IDNA2008), or mapped to such characters only.  Label
     separators (mapped to ".") are not label characters.
     """
-    status: dict[int, tuple[str, str, str]] = {}
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        fields = [f.strip() for f in line.split(";")] + ["", "", ""]
-        first, _, last = fields[0].partition("..")
-        for cp in range(int(first, 16), int(last or first, 16) + 1):
-            status[cp] = (fields[1], fields[2], fields[3])
+    status = _idna_status(path)
 
     def plain_valid(cp: int) -> bool:
         if cp < 0x80:
@@ -118,6 +112,93 @@ def domain_chars(path: Path) -> list[tuple[int, int, int]]:
         if ok:
             chars.append((cp, cp, 1))
     return merge(chars)
+
+
+def _idna_status(path: Path) -> dict[int, tuple[str, str, str]]:
+    """{code point: (status, mapping, IDNA2008 flag)} of an IdnaMappingTable."""
+    status: dict[int, tuple[str, str, str]] = {}
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = [f.strip() for f in line.split(";")] + ["", "", ""]
+        first, _, last = fields[0].partition("..")
+        for cp in range(int(first, 16), int(last or first, 16) + 1):
+            status[cp] = (fields[1], fields[2], fields[3])
+    return status
+
+
+def idna_bridge(
+    src: Path, previous: Path, added: set[int] | None = None
+) -> tuple[dict[int, str], list[tuple[int, int, int]]]:
+    """D118: the label characters of ``src``'s IDNA table that ``previous``'s
+    lacks, for a URL parser whose IDNA data is ``previous``'s.
+
+    Returns ({new mapped character: its mapping}, [(first, last, stand-in)])
+    for the new valid ones.  A stand-in is a character the older table
+    already has that UTS #46 treats alike: valid, the same General_Category,
+    Bidi_Class and Canonical_Combining_Class, no decomposition, in no
+    decomposition or mapping (so neither NFC nor mapping can make or unmake
+    it).  New characters without one (stand-in 0) are refused.  ``added``:
+    the characters to treat as new instead (the tests' differential check
+    on characters the URL parser knows).
+    """
+    new, old = _idna_status(src / "IdnaMappingTable.txt"), _idna_status(previous / "IdnaMappingTable.txt")
+    ucd: dict[int, tuple[str, str, str, str]] = {}  # cp: (gc, ccc, bidi, decomposition)
+    first = None
+    for raw in (src / "UnicodeData.txt").read_text(encoding="utf-8").splitlines():
+        f = raw.split(";")
+        cp = int(f[0], 16)
+        if f[1].endswith(", First>"):
+            first = cp
+        elif f[1].endswith(", Last>") and first is not None:
+            ucd.update(dict.fromkeys(range(first, cp + 1), (f[2], f[3], f[4], f[5])))
+        else:
+            ucd[cp] = (f[2], f[3], f[4], f[5])
+    involved = {int(h, 16) for v in ucd.values() for h in v[3].split() if not h.startswith("<")}
+    involved |= {int(h, 16) for v in new.values() if v[0] == "mapped" for h in v[1].split()}
+    label_chars = {cp for first, last, _ in domain_chars(src / "IdnaMappingTable.txt") for cp in range(first, last + 1)}
+    if added is None:
+        added = {cp for cp in label_chars if cp >= 0x80 and old.get(cp, ("disallowed",))[0] == "disallowed"}
+    involved |= added
+    mapped = {
+        cp: "".join(chr(int(h, 16)) for h in new[cp][1].split()) for cp in sorted(added) if new[cp][0] == "mapped"
+    }
+    candidates: dict[tuple[str, str, str], int] = {}
+    for cp in sorted(label_chars):
+        gc, ccc, bidi, decomposition = ucd.get(cp, ("Cn", "0", "", ""))
+        if cp >= 0x80 and old.get(cp, ("",))[0] == "valid" and not decomposition and cp not in involved:
+            candidates.setdefault((gc, ccc, bidi), cp)
+    stand_ins = [
+        (cp, cp, 0 if ucd[cp][3] else candidates.get(ucd[cp][:3], 0)) for cp in sorted(added) if new[cp][0] != "mapped"
+    ]
+    return mapped, merge(stand_ins)
+
+
+def render_bridge(version: str, src: Path, previous: str) -> str:
+    mapped, stand_ins = idna_bridge(src, DATA_DIR / previous)
+    rows = "\n".join(f"    0x{cp:X}: {target!r}," for cp, target in sorted(mapped.items()))
+    refused = sum(last - first + 1 for first, last, s in stand_ins if not s)
+    header = _generated_header(version, src, ("IdnaMappingTable.txt", "UnicodeData.txt"))
+    return (
+        "\n".join(header)
+        + f'''
+
+"""IDNA label characters of Unicode {version} that {previous}'s IDNA table lacks (D118)."""
+
+SINCE = "{previous}"
+
+# New characters UTS #46 maps: code point -> mapping.
+MAPPED = {{
+{rows}
+}}
+
+# New valid characters: flat (first, last, stand-in) triples; stand-in 0 ({refused} characters): none, refused.
+STAND_INS = (
+{_int_rows([x for r in stand_ins for x in r])}
+)
+'''
+    )
 
 
 def _int_rows(values: list[int], per_line: int = 12) -> str:
@@ -311,140 +392,6 @@ CONFUSABLES = {{
     )
 
 
-GRAPHEME_FILES = ("UnicodeData.txt", "DerivedCoreProperties.txt", "PropList.txt", "Scripts.txt")
-# Classes of the conservative grapheme segmenter (uts58.graphemes, D79), in this order;
-# the InCB value (None, Consonant, Linker, Extend) is added as 16 * its index.
-GRAPHEME_CLASSES = (
-    "Other",
-    "CR",
-    "LF",
-    "Control",
-    "Extend",
-    "ZWJ",
-    "Regional_Indicator",
-    "SpacingMark",
-    "L",
-    "V",
-    "T",
-    "LV",
-    "LVT",
-    "Maybe_Prepend",
-)
-INCB_VALUES = ("None", "Consonant", "Linker", "Extend")
-# UAX #29 Table 2 (since Unicode 16) gives these Kirat Rai vowel signs the class V.
-KIRAT_RAI_V = frozenset((0x16D63, 0x16D67, 0x16D68, 0x16D69, 0x16D6A))
-
-
-def _unicode_data(path: Path) -> dict[int, tuple[str, str, int]]:
-    """{code point: (name, General_Category, Canonical_Combining_Class)}, ranges expanded."""
-    out: dict[int, tuple[str, str, int]] = {}
-    first = None
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        fields = raw.split(";")
-        cp, name, gc, ccc = int(fields[0], 16), fields[1], fields[2], int(fields[3])
-        if name.endswith(", First>"):
-            first = cp
-            continue
-        if name.endswith(", Last>") and first is not None:
-            for k in range(first, cp + 1):
-                out[k] = (name[1:-7], gc, ccc)
-            first = None
-            continue
-        out[cp] = (name, gc, ccc)
-    return out
-
-
-def grapheme_classes(src: Path) -> list[tuple[int, int, int]]:
-    """(first, last, code) of every code point whose class is not Other/None.
-
-    What UAX #29 (Grapheme_Cluster_Break, Table 2) needs that the vendored
-    files give exactly: Extend, ZWJ, Regional_Indicator, CR, LF, Hangul
-    syllable types, InCB; a subset of Control (unassigned
-    Default_Ignorable_Code_Points are left Other: that only loses cuts), a
-    superset of SpacingMark, and ``Maybe_Prepend``, a superset of Prepend
-    without the data file that lists it: Prepended_Concatenation_Mark plus
-    every gc=Lo character of a script that has a virama (ccc=9).  Prepend is
-    InSC=Consonant_Preceding_Repha or Consonant_Prefixed (letters of Brahmic
-    scripts, each of which has a virama) or Prepended_Concatenation_Mark.
-    """
-    ucd = _unicode_data(src / "UnicodeData.txt")
-
-    def flag(path: Path, prop: str) -> set[int]:
-        return {cp for f, t, v in _ranges(path, lambda v: v == prop) for cp in range(f, t + 1)}
-
-    derived = src / "DerivedCoreProperties.txt"
-    extend = flag(derived, "Grapheme_Extend") | set(range(0x1F3FB, 0x1F400))  # + Emoji_Modifier
-    pcm = flag(src / "PropList.txt", "Prepended_Concatenation_Mark")
-    incb: dict[int, int] = {}
-    for raw in derived.read_text(encoding="utf-8").splitlines():
-        line = raw.split("#", 1)[0].strip()
-        fields = [f.strip() for f in line.split(";")]
-        if len(fields) == 3 and fields[1] == "InCB":
-            first, _, last = fields[0].partition("..")
-            for cp in range(int(first, 16), int(last or first, 16) + 1):
-                incb[cp] = INCB_VALUES.index(fields[2])
-    script_of: dict[int, str] = {}
-    for f, t, v in _ranges(src / "Scripts.txt", lambda v: True):
-        for cp in range(f, t + 1):
-            script_of[cp] = v
-    virama_scripts = {script_of.get(cp) for cp, (_, _, ccc) in ucd.items() if ccc == 9} - {None, "Common", "Inherited"}
-    codes = {name: k for k, name in enumerate(GRAPHEME_CLASSES)}
-    out = []
-    for cp in sorted(set(ucd) | set(incb) | extend):
-        name, gc, _ = ucd.get(cp, ("", "Cn", 0))
-        if cp == 0x0D:
-            cls = "CR"
-        elif cp == 0x0A:
-            cls = "LF"
-        elif cp == 0x200D:
-            cls = "ZWJ"
-        elif 0x1F1E6 <= cp <= 0x1F1FF:
-            cls = "Regional_Indicator"
-        elif cp in extend:
-            cls = "Extend"
-        elif gc in ("Cc", "Zl", "Zp") or (gc == "Cf" and cp != 0x200C and cp not in pcm):
-            cls = "Control"
-        elif gc == "Mc" or cp in (0x0E33, 0x0EB3):
-            cls = "SpacingMark"
-        elif 0xAC00 <= cp <= 0xD7A3:
-            cls = "LV" if (cp - 0xAC00) % 28 == 0 else "LVT"
-        elif name.startswith("HANGUL CHOSEONG "):
-            cls = "L"
-        elif name.startswith("HANGUL JUNGSEONG ") or cp in KIRAT_RAI_V:
-            cls = "V"
-        elif name.startswith("HANGUL JONGSEONG "):
-            cls = "T"
-        elif cp in pcm or (gc == "Lo" and script_of.get(cp) in virama_scripts):
-            cls = "Maybe_Prepend"
-        else:
-            cls = "Other"
-        code = codes[cls] + 16 * incb.get(cp, 0)
-        if code:
-            out.append((cp, cp, code))
-    return merge(out)
-
-
-def render_graphemes(version: str, src: Path) -> str:
-    flat = [x for r in grapheme_classes(src) for x in r]
-    header = _generated_header(version, src, GRAPHEME_FILES)
-    return (
-        "\n".join(header)
-        + f"""
-
-\"\"\"Grapheme-cluster classes of Unicode {version} for uts58.graphemes (D79).\"\"\"
-
-# Class names: a code is the index of its class + 16 * the index of its InCB value.
-CLASSES = {GRAPHEME_CLASSES!r}
-INCB = {INCB_VALUES!r}
-
-# Flat (first, last, code) triples, sorted; code points not covered are Other, InCB None.
-GRAPHEME = (
-{_int_rows(flat)}
-)
-"""
-    )
-
-
 def versions() -> list[str]:
     return sorted(
         p.name for p in DATA_DIR.iterdir() if p.is_dir() and all((p / name).is_file() for name in PROPERTY_FILES)
@@ -464,10 +411,18 @@ def main(argv: list[str] | None = None) -> int:
         for v in args.version or versions()
         if all((DATA_DIR / v / name).is_file() for name in SECURITY_FILES)
     ]
+    from gen_graphemes import GRAPHEME_FILES, render_graphemes  # (tools/ is on sys.path, below)
+
     outputs += [
         (render_graphemes(v, DATA_DIR / v), args.out_dir / f"graphemes_{module_name(v)}.py")
         for v in args.version or versions()
         if all((DATA_DIR / v / name).is_file() for name in GRAPHEME_FILES)
+    ]
+    every = versions()
+    outputs += [
+        (render_bridge(v, DATA_DIR / v, every[every.index(v) - 1]), args.out_dir / f"bridge_{module_name(v)}.py")
+        for v in args.version or every
+        if every.index(v) > 0
     ]
     if not args.version:
         outputs.append((render_tlds(TLD_FILE), args.out_dir / "tlds.py"))

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
 from ._cli_detect import run_detect
+from ._cli_format import run_format
 from ._cli_info import Version, run_conformance, run_tlds, version_report
 from ._cli_io import (
     STDIN,
@@ -19,14 +20,11 @@ from ._cli_io import (
     html_options,
     output,
     pieces_of,
-    read_text,
     stdin,
     write_html,
 )
 from .detection import Finder, why_not
-from .email import format_email
 from .errors import OptionError, TLDListError
-from .formatting import format_url
 from .linkifier import Linkifier
 from .offsets import UNITS
 from .options import DEFAULT_SCHEMES, PRESETS, _scheme_set
@@ -36,34 +34,6 @@ from .security import Policy, check_link, with_policy_extensions
 from .tlds import load_source
 
 __all__ = ["main", "version_report"]
-
-
-def _is_email(arg: str) -> bool:
-    """An argument without a scheme whose authority holds an '@'."""
-    if arg[:7].lower() == "mailto:":
-        return True
-    return "://" not in arg and "@" in arg.split("/", 1)[0]
-
-
-def _cmd_format(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    items = list(args.items)
-    if args.file is not None:
-        lines = read_text(args.file, args.errors).splitlines()
-        items += [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-    if not items:
-        err.write("uts58 format: give URLs as arguments or with --file\n")
-        return 2
-    status = 0
-    for arg in items:
-        try:
-            if _is_email(arg):
-                out.write(format_email(arg, unicode_version=args.unicode_version) + "\n")
-            else:
-                out.write(format_url(arg, unicode_version=args.unicode_version) + "\n")
-        except ValueError as exc:
-            err.write(f"uts58 format: {exc}\n")
-            status = 1
-    return status
 
 
 _POLICIES = {"strict": Policy.strict, "default": Policy.default, "none": Policy.none}
@@ -482,8 +452,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-f", "--file", help="also read one URL or address per line (# starts a comment line; - is standard input)"
     )
+    p.add_argument(
+        "--maximal",
+        action="store_true",
+        help="print the fully escaped form instead: ASCII only, the host in A-labels, detected whole as the"
+        " minimal form is; an email address gets its domain in A-labels, and one whose local-part is not"
+        " ASCII (which has no ASCII form) is refused",
+    )
     _io_options(p)
-    p.set_defaults(run=_cmd_format)
+    p.set_defaults(run=run_format)
 
     p = sub.add_parser("props", help="show Link_Term, Link_Bracket and Link_Email of each character")
     p.add_argument("text", nargs="+", metavar="TEXT")

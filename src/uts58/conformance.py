@@ -1,7 +1,7 @@
 """Readers for the official UTS #58 conformance files (§7) and a runner.
 
-The files are bundled in ``uts58/data/<version>/`` (``17.0.0`` and ``dev``,
-the later revision whose LinkFormattingTest corrects errata of 17.0.0).
+The files are bundled in ``uts58/data/<version>/`` (``17.0.0`` and
+``18.0.0``, whose LinkFormattingTest corrects the errata of 17.0.0).
 ``uts58 conformance`` and the test suite both read them through this module.
 They are the only Unicode files in the package: the property files the tables
 are generated from stay in the repository's ``tools/data/`` (D67).
@@ -16,9 +16,9 @@ from pathlib import Path
 
 from .detection import find_links
 from .errors import ConformanceFileError
-from .escaping import format_parts, percent_escape
+from .escaping import Escape, format_parts, percent_escape
 from .formatting import format_url
-from .properties import LinkTerm, link_term
+from .properties import DEFAULT_UNICODE_VERSION, LinkTerm, link_term
 from .termination import find_link_end
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "detect_marked",
     "erratum",
     "mark_links",
+    "maximal_exception",
     "read_detection_test",
     "read_formatting_test",
     "run_detection_file",
@@ -38,14 +39,14 @@ __all__ = [
 ]
 
 OPEN_MARK, CLOSE_MARK = "⸠", "⸡"
-TEST_VERSIONS = ("17.0.0", "dev")
+TEST_VERSIONS = ("17.0.0", "18.0.0")
 
 
 def data_file(version: str, name: str) -> Path:
     """Path of a bundled conformance file (LinkDetectionTest.txt or
-    LinkFormattingTest.txt of ``17.0.0`` or ``dev``).
+    LinkFormattingTest.txt of ``17.0.0`` or ``18.0.0``).
 
-    >>> data_file("dev", "LinkDetectionTest.txt").name
+    >>> data_file("18.0.0", "LinkDetectionTest.txt").name
     'LinkDetectionTest.txt'
     """
     path = Path(__file__).parent / "data" / version / name
@@ -72,8 +73,10 @@ class FormattingCase:
     fragment: str | None
     directives: tuple[str, ...] = field(default=())
 
-    def build(self) -> str:
-        """The URL built from the structure comment with :func:`format_parts`."""
+    def build(self, unicode_version: str = DEFAULT_UNICODE_VERSION, escape: Escape = "minimal") -> str:
+        """The URL built from the structure comment with :func:`format_parts`:
+        the result (second) line, or with ``escape="maximal"`` the fully
+        escaped source (first) line (D122)."""
         return (
             self.scheme
             + self.host
@@ -82,6 +85,8 @@ class FormattingCase:
                 query_pairs=self.query_pairs,
                 fragment=self.fragment,
                 directives=self.directives,
+                unicode_version=unicode_version,
+                escape=escape,
             )
         )
 
@@ -174,8 +179,8 @@ AMBIGUOUS_SOURCES = {
 
 # Errata of the 17.0.0 LinkFormattingTest.txt: the result line leaves the
 # final Soft character of the last part unescaped, contradicting the last
-# step of §4.1 ("percentEscape(cp[n - 1])").  The dev revision of the file
-# corrects every one of them (D11).
+# step of §4.1 ("percentEscape(cp[n - 1])").  The 18.0.0 file (first
+# published as the "dev" revision) corrects every one of them (D11).
 ERRATA_17 = "17.0.0 erratum: final Soft character of the last part left unescaped (§4.1 escapes it)"
 
 
@@ -187,11 +192,66 @@ def erratum(version: str, expected: str, got: str) -> str | None:
     if (
         version == "17.0.0"
         and expected
-        and link_term(expected[-1]) is LinkTerm.Soft
+        and link_term(expected[-1], unicode_version=version) is LinkTerm.Soft
         and got == expected[:-1] + percent_escape(expected[-1])
     ):
         return ERRATA_17
     return None
+
+
+# The source (first) line of each pair is the fully escaped form of the URL
+# (D122).  uts58's fully escaped form (escape="maximal") differs from it in
+# exactly these ways, each recognized in exactly its form:
+# * the five AMBIGUOUS_SOURCES (their literal syntax is data: the first line
+#   is another URL than the structure and the result line);
+# * a final unmatched Close left literal (the "Escape unmatched brackets"
+#   pairs): detection stops before it; uts58 keeps §4.1's escape of it, as the
+#   result line has it, so that the form is detected whole;
+# * in 17.0.0, first lines with non-ASCII characters left literal (most of the
+#   Wikipedia pairs) and a final Soft left literal (the ten lines of D11 and
+#   the first lines of the four "Escape soft" pairs).
+UNMATCHED_CLOSE = (
+    "the first field leaves its final unmatched Close literal, where detection stops"
+    " (the fully escaped form keeps §4.1's escape of it, D122)"
+)
+NOT_FULLY_ESCAPED_17 = "17.0.0 first field is not fully escaped: non-ASCII characters left literal (D122)"
+_NON_ASCII = re.compile("[^\x00-\x7f]+")
+
+
+def maximal_exception(version: str, source: str, got: str) -> str | None:
+    """The documented reason why ``got``, a fully escaped form
+    (``escape="maximal"``), may differ from the source line ``source``, or
+    None.
+
+    >>> source = "https://example.com#%CE%B5(%CE%B6))"
+    >>> maximal_exception("18.0.0", source, format_url(source, escape="maximal")) == UNMATCHED_CLOSE
+    True
+    """
+    if source in AMBIGUOUS_SOURCES:
+        return AMBIGUOUS_SOURCES[source]
+    reasons = []
+    if version == "17.0.0" and not source.isascii():
+        source = _NON_ASCII.sub(lambda m: "".join(map(percent_escape, m.group())), source)
+        reasons.append(NOT_FULLY_ESCAPED_17)
+    if got != source:
+        reason = erratum(version, source, got) or _unmatched_final_close(version, source, got)
+        if reason is None:
+            return None
+        reasons.append(reason)
+    return "; ".join(reasons) or None
+
+
+def _unmatched_final_close(version: str, source: str, got: str) -> str | None:
+    """UNMATCHED_CLOSE if ``got`` is ``source`` with its final Close escaped,
+    and detection of ``source`` stops just before that Close."""
+    if not (
+        source
+        and link_term(source[-1], unicode_version=version) is LinkTerm.Close
+        and got == source[:-1] + percent_escape(source[-1])
+    ):
+        return None
+    spans = [(link.start, link.end) for link in find_links(source, unicode_version=version)]
+    return UNMATCHED_CLOSE if spans == [(0, len(source) - 1)] else None
 
 
 # --------------------------------------------------------------------------
@@ -281,16 +341,30 @@ class Outcome:
 
 
 def run_formatting_file(version: str) -> list[Outcome]:
+    """The result (second) lines, from the structure comment and from the
+    source line; then the source (first) lines, the fully escaped form
+    (D122): from the structure comment, from the result line, and from the
+    source line itself (idempotence)."""
     cases = read_formatting_test(data_file(version, "LinkFormattingTest.txt"))
     by_parts = Outcome(f"{version} LinkFormattingTest (structure → format_parts)")
     by_url = Outcome(f"{version} LinkFormattingTest (source → format_url)")
+    name = f"{version} LinkFormattingTest, fully escaped source line"
+    full_parts = Outcome(f"{name} (structure → format_parts, escape='maximal')")
+    full_url = Outcome(f"{name} (result → format_url, escape='maximal')")
+    full_again = Outcome(f"{name} (source → format_url, escape='maximal')")
     for case in cases:
-        got = case.build()
+        got = case.build(version)
         by_parts.record(case.line, got, case.expected, erratum(version, case.expected, got))
-        got = format_url(case.source)
+        got = format_url(case.source, unicode_version=version)
         reason = AMBIGUOUS_SOURCES.get(case.source) or erratum(version, case.expected, got)
         by_url.record(case.line, got, case.expected, reason)
-    return [by_parts, by_url]
+        for outcome, got in (
+            (full_parts, case.build(version, escape="maximal")),
+            (full_url, format_url(case.expected, unicode_version=version, escape="maximal")),
+            (full_again, format_url(case.source, unicode_version=version, escape="maximal")),
+        ):
+            outcome.record(case.line, got, case.source, maximal_exception(version, case.source, got))
+    return [by_parts, by_url, full_parts, full_url, full_again]
 
 
 def mark_links(text: str, links: Iterable[tuple[int, int]]) -> str:
@@ -304,18 +378,19 @@ def mark_links(text: str, links: Iterable[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def detect_marked(text: str) -> str:
+def detect_marked(text: str, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
     """Run :func:`~uts58.find_links` on ``text`` and mark what it finds."""
-    return mark_links(text, ((link.start, link.end) for link in find_links(text)))
+    found = find_links(text, unicode_version=unicode_version)
+    return mark_links(text, ((link.start, link.end) for link in found))
 
 
 def run_detection_file(version: str) -> list[Outcome]:
     lines = read_detection_test(data_file(version, "LinkDetectionTest.txt"))
     by_end = Outcome(f"{version} LinkDetectionTest (find_link_end from host end)")
     for line, link, host_end in termination_cases(lines):
-        end = find_link_end(line.text, host_end)
+        end = find_link_end(line.text, host_end, unicode_version=version)
         by_end.record(line.line, f"link end {end}", f"link end {link.end}")
     whole = Outcome(f"{version} LinkDetectionTest (find_links, every line)")
     for line in lines:
-        whole.record(line.line, detect_marked(line.text), line.marked)
+        whole.record(line.line, detect_marked(line.text, version), line.marked)
     return [by_end, whole]

@@ -3,8 +3,9 @@ and prefix stripping, for ``linkify(..., display=...)``.
 
 Only the shown text changes, never the href.  The host is never cut, nor is
 anything before it (a cut ``paypal.com…`` could be ``paypal.com.evil.example``);
-cuts fall only on certain grapheme-cluster boundaries (:mod:`uts58.graphemes`)
-and never inside a ``%XX`` escape.  Email addresses are shown whole.
+cuts fall only on extended grapheme-cluster boundaries of the link's Unicode
+version (:mod:`uts58.graphemes`) and never inside a ``%XX`` escape.  Email
+addresses are shown whole.
 
 >>> from uts58 import find_links
 >>> link = next(find_links("https://www.example.com/docs/2024/guide/install.html?lang=en"))
@@ -157,11 +158,14 @@ def _form(link: Link, options: DisplayOptions) -> _Form:
     return _Form(text, moved(keep), moved(auth_end), moved(query), moved(fragment))
 
 
-def _legal(text: str, p: int) -> bool:
-    """A certain grapheme boundary, not inside a %XX escape (D79)."""
-    # (is_boundary looks at text[p-1] and text[p] only: a walk to the next
-    # boundary here made "smart" quadratic on runs without one, "=\u200d"*n.)
-    return is_boundary(text, p) and not _escape_at(text, p - 1) and not _escape_at(text, p - 2)
+def _legal(text: str, p: int, version: str) -> bool:
+    """A grapheme boundary of Unicode ``version``, not inside a %XX escape (D79)."""
+    # (is_boundary looks at text[p-1] and text[p] only, unless they leave the
+    # answer open: a regional indicator after one, an emoji after a ZWJ, a
+    # consonant after a virama; then it reads back over that run alone.  A
+    # walk to the next boundary here made "smart" quadratic on runs without
+    # one, "=\u200d"*n.)
+    return is_boundary(text, p, unicode_version=version) and not _escape_at(text, p - 1) and not _escape_at(text, p - 2)
 
 
 def _escape_at(text: str, k: int) -> bool:
@@ -169,66 +173,68 @@ def _escape_at(text: str, k: int) -> bool:
     return 0 <= k and k + 2 < len(text) and text[k] == "%" and text[k + 1] in _HEX and text[k + 2] in _HEX
 
 
-def _floor(text: str, p: int, lo: int) -> int | None:
+def _floor(text: str, p: int, lo: int, version: str) -> int | None:
     """The last legal cut in [lo, p], or None."""
     while p >= lo:
-        p = boundary_at_or_before(text, p)
+        p = boundary_at_or_before(text, p, unicode_version=version)
         if p < lo:
             return None
-        if _legal(text, p):
+        if _legal(text, p, version):
             return p
         p -= 1
     return None
 
 
-def _ceil(text: str, p: int) -> int:
+def _ceil(text: str, p: int, version: str) -> int:
     """The first legal cut at or after p (len(text) at worst)."""
     n = len(text)
     while p < n:
-        p = boundary_at_or_after(text, p)
-        if p >= n or _legal(text, p):
+        p = boundary_at_or_after(text, p, unicode_version=version)
+        if p >= n or _legal(text, p, version):
             return p
         p += 1
     return n
 
 
-def _head(text: str, budget: int, keep: int) -> int:
+def _head(text: str, budget: int, keep: int, version: str) -> int:
     """The end of the longest head of at most ``budget`` characters that keeps ``text[:keep]``."""
-    cut = _floor(text, budget, keep) if budget >= keep else None
-    return cut if cut is not None else _ceil(text, keep)
+    cut = _floor(text, budget, keep, version) if budget >= keep else None
+    return cut if cut is not None else _ceil(text, keep, version)
 
 
-def _delimiter_cut(text: str, hi: int, lo: int) -> int | None:
+def _delimiter_cut(text: str, hi: int, lo: int, version: str) -> int | None:
     """The last legal cut in [lo, hi] just before a delimiter (D81)."""
     p = min(hi, len(text) - 1)
     while p >= lo:
-        if text[p] in _DELIMITERS and _legal(text, p):
+        if text[p] in _DELIMITERS and _legal(text, p, version):
             return p
         p -= 1
     return None
 
 
-def _smart(form: _Form, budget: int, ellipsis: str) -> str:
+def _smart(form: _Form, budget: int, ellipsis: str, version: str) -> str:
     text, n = form.text, len(form.text)
     # D81: drop the fragment, then the query, each cut before a delimiter.
     for start in (form.fragment, form.query):
         if start < n and start <= budget:
-            cut = _delimiter_cut(text, budget, start)
+            cut = _delimiter_cut(text, budget, start, version)
             if cut is not None:
                 return text[:cut] + ellipsis
     # Then the middle segments of the path: keep the first and the last.
     stop = form.query
     last = text.rfind("/", form.path, stop - 1 if stop - 1 > form.path and text[stop - 1] == "/" else stop)
     first_end = text.find("/", form.path + 1, stop)
-    if text.startswith("/", form.path) and 0 <= first_end < last and _legal(text, last):
+    # (the query and fragment go too: their start must be a legal cut as well)
+    whole_path = stop >= n or _legal(text, stop, version)
+    if text.startswith("/", form.path) and 0 <= first_end < last and whole_path and _legal(text, last, version):
         tail = text[last:stop]
         # "first/…/last": the head ends after a "/", as many segments as fit.
         p = min(budget - len(tail) - 1, last - 2)
         while p >= first_end:
-            if text[p] == "/" and _legal(text, p + 1):
+            if text[p] == "/" and _legal(text, p + 1, version):
                 return text[: p + 1] + ellipsis + tail
             p -= 1
-    return text[: _head(text, budget, form.keep)] + ellipsis
+    return text[: _head(text, budget, form.keep, version)] + ellipsis
 
 
 def shorten(link: Link, options: DisplayOptions) -> Shown:
@@ -264,15 +270,16 @@ def shorten_checked(link: Link, options: DisplayOptions) -> Shown:
     ellipsis = options.get("ellipsis", "\u2026")
     budget = max(limit - len(ellipsis), 0)
     location = options.get("location", "end")
+    version = link.unicode_version  # D121: the exact boundaries of the link's Unicode version
     if location == "smart":
-        shown = _smart(form, budget, ellipsis)
+        shown = _smart(form, budget, ellipsis, version)
     elif location == "middle":
-        head = _head(text, (budget + 1) // 2, form.keep)
+        head = _head(text, (budget + 1) // 2, form.keep, version)
         rest = budget - head
-        tail = _ceil(text, n - rest) if rest > 0 else n
+        tail = _ceil(text, n - rest, version) if rest > 0 else n
         shown = text[:head] + ellipsis + text[tail:]
     else:
-        shown = text[: _head(text, budget, form.keep)] + ellipsis
+        shown = text[: _head(text, budget, form.keep, version)] + ellipsis
     # D79: a "shortened" text that is not shorter is no help: the whole form then.
     if len(shown) >= n:
         return Shown(text, None)

@@ -104,7 +104,7 @@ def format_email(address: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION
     bad = _NOT_QUOTABLE.search(local)
     if bad:
         raise AddressError(f"address local-part has U+{ord(bad.group()):04X}, which RFC 6532 does not allow")
-    return _display(prefix, local, _format_domain(domain), link_properties(unicode_version))
+    return _display(prefix, local, _format_domain(domain, unicode_version), link_properties(unicode_version))
 
 
 def _display(prefix: str, local: str, domain: str, props: LinkProperties) -> str:
@@ -117,10 +117,10 @@ def _display(prefix: str, local: str, domain: str, props: LinkProperties) -> str
     return prefix + local + "@" + domain
 
 
-def _format_domain(domain: str) -> str:
+def _format_domain(domain: str, version: str) -> str:
     if domain.startswith("[") and domain.endswith("]"):
         return domain  # address literal, RFC 5321 §4.1.3
-    ascii_form = domain_to_ascii(domain)
+    ascii_form = domain_to_ascii(domain, unicode_version=version)
     if ascii_form is None:
         raise AddressError(f"address has an invalid domain: {domain!r}")
-    return domain_to_unicode(ascii_form)
+    return domain_to_unicode(ascii_form, unicode_version=version)

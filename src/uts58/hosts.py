@@ -23,11 +23,15 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from ._idna_bridge import may_apply as bridge_may_apply
+from ._idna_bridge import serves as bridge_serves
+from ._idna_bridge import to_ascii as bridge_to_ascii
+from ._idna_bridge import to_unicode as bridge_to_unicode
 from ._kernels import speedups
 from ._regex import char_class
 from .caches import bounded
 from .errors import TLDListError
-from .properties import LinkProperties
+from .properties import DEFAULT_UNICODE_VERSION, LinkProperties
 from .whatwg import domain_host, host_checker, idna_to_unicode, ip_host, parse_special
 
 __all__ = [
@@ -80,14 +84,22 @@ _ASCII_HOST = re.compile(
 _NOT_HOST = re.compile(r"[:/?#@\\\[\]%]")
 
 
-def domain_to_ascii(domain: str) -> str | None:
+def domain_to_ascii(domain: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str | None:
     """The ASCII (A-label) form of a domain per the WHATWG host parser, or
     None when it is not a valid domain (forbidden code points, IDNA errors,
-    or an IP address).
+    or an IP address).  Characters newer than the URL parser's IDNA data
+    count when ``unicode_version`` has them (D118).
 
     >>> domain_to_ascii("Bücher.DE"), domain_to_ascii("exa mple.com")
     ('xn--bcher-kva.de', None)
     """
+    found = _ada_to_ascii(domain)
+    if found is None and bridge_serves(unicode_version) and (bridged := bridge_to_ascii(domain, _ada_to_ascii)):
+        return bridged[0]  # D118: characters newer than ada-url's IDNA data
+    return found
+
+
+def _ada_to_ascii(domain: str) -> str | None:
     found = domain_host(domain)  # (one C call, which makes the checks below: D105)
     return _parsed_domain(domain) if found is False else found
 
@@ -105,15 +117,20 @@ def _parsed_domain(domain: str) -> str | None:
     return c.host
 
 
-def domain_to_unicode(ascii_domain: str) -> str:
-    """UTS #46 ToUnicode of an ASCII domain (the display form).
+def domain_to_unicode(ascii_domain: str, *, unicode_version: str = DEFAULT_UNICODE_VERSION) -> str:
+    """UTS #46 ToUnicode of an ASCII domain (the display form); ``xn--``
+    labels of characters newer than the URL parser's IDNA data are decoded
+    when ``unicode_version`` has them (D118).
 
     >>> domain_to_unicode("xn--bcher-kva.de")
     'bücher.de'
     """
     if "xn--" not in ascii_domain.lower():
         return ascii_domain
-    return idna_to_unicode(ascii_domain)
+    found = idna_to_unicode(ascii_domain)
+    if "xn--" in found.lower() and bridge_serves(unicode_version):
+        found = bridge_to_unicode(ascii_domain, _ada_to_ascii) or found
+    return found
 
 
 # --------------------------------------------------------------------------
@@ -300,7 +317,7 @@ class DomainRules:
         # differential tests of the fast paths (D92, D105).
         if fast and (checker := self._checker()) is not None:
             found = checker.validate(name, any_tld, single_label)  # (D106: the steps below, in C)
-            if found is not False:
+            if found is not False and not (found is None and bridge_may_apply(name)):
                 return found  # type: ignore[no-any-return]
         if len(name) > 4 * _MAX_DOMAIN:
             # Too long whatever UTS #46 does: mapping never shortens a label

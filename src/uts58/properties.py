@@ -30,7 +30,7 @@ __all__ = [
     "link_term",
 ]
 
-DEFAULT_UNICODE_VERSION = "17.0.0"
+DEFAULT_UNICODE_VERSION = "18.0.0"
 
 
 class LinkTerm(str, Enum):
