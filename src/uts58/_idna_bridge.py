@@ -31,6 +31,7 @@ from .whatwg import idna_to_unicode
 __all__ = ["Bridge", "bridge", "may_apply", "serves", "to_ascii", "to_unicode"]
 
 _SEPARATOR = re.compile("[.\u3002\uff0e\uff61]")  # (hosts.LABEL_SEPARATORS, UTS #46 §2.3)
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _MAX_LABEL = 63  # octets of an A-label (RFC 1035)
 _JOINERS = ("\u200c", "\u200d")  # CONTEXTJ needs Joining_Type, which no table here has: refused
 
@@ -38,7 +39,17 @@ _JOINERS = ("\u200c", "\u200d")  # CONTEXTJ needs Joining_Type, which no table h
 class Bridge:
     """The newest bundled version's characters that the previous one's IDNA table lacks."""
 
-    __slots__ = ("_firsts", "_lasts", "_stand_ins", "chars", "mapped", "since", "stand_in_chars", "version")
+    __slots__ = (
+        "_bmp",
+        "_firsts",
+        "_lasts",
+        "_stand_ins",
+        "_supplementary",
+        "mapped",
+        "since",
+        "stand_in_chars",
+        "version",
+    )
 
     def __init__(self, version: str, since: str, mapped: dict[int, str], stand_ins: tuple[int, ...]) -> None:
         """``mapped`` and ``stand_ins`` as a generated ``bridge_v*`` module has them."""
@@ -48,8 +59,19 @@ class Bridge:
         self._firsts, self._lasts, self._stand_ins = flat[0::3], flat[1::3], flat[2::3]
         ranges = [(f, t) for f, t in zip(self._firsts, self._lasts, strict=True)]
         ranges += [(cp, cp) for cp in self.mapped]
-        self.chars = re.compile(char_class(sorted(ranges)))
+        # Two classes: the BMP one compiles to a bitmap (one step per
+        # character); a class with supplementary ranges is a list of ranges
+        # tried in turn, asked only of text that has such a character.
+        ranges.sort()
+        self._bmp = re.compile(char_class([(f, min(t, 0xFFFF)) for f, t in ranges if f <= 0xFFFF]))
+        self._supplementary = re.compile(char_class([(max(f, 0x10000), t) for f, t in ranges if t > 0xFFFF]))
         self.stand_in_chars = frozenset(chr(s) for s in self._stand_ins if s)
+
+    def has_new(self, text: str) -> bool:
+        """Whether ``text`` holds one of the bridge's characters (none is ASCII)."""
+        if self._bmp.search(text) is not None:
+            return True
+        return _ASTRAL.search(text) is not None and self._supplementary.search(text) is not None
 
     def stand_in(self, ch: str) -> str | None:
         """The stand-in of a new valid character; None if it has none or is not new."""
@@ -86,7 +108,7 @@ def _version_key(version: str) -> tuple[int, ...]:
 def may_apply(name: str) -> bool:
     """Whether the URL parser alone may have refused ``name`` where the bridge would not."""
     b = bridge()
-    return b is not None and ("xn--" in name.lower() or b.chars.search(name) is not None)
+    return b is not None and (("-" in name and "xn--" in name.lower()) or b.has_new(name))
 
 
 def _decoded(label: str, b: Bridge) -> str | None:
@@ -99,7 +121,7 @@ def _decoded(label: str, b: Bridge) -> str | None:
         decoded = label[4:].lower().encode("ascii").decode("punycode")
     except (UnicodeError, ValueError):
         return None
-    return decoded if b.chars.search(decoded) else None
+    return decoded if b.has_new(decoded) else None
 
 
 def to_ascii(name: str, ada_ascii: Callable[[str], str | None], b: Bridge | None = None) -> tuple[str, str] | None:
@@ -122,12 +144,12 @@ def to_ascii(name: str, ada_ascii: Callable[[str], str | None], b: Bridge | None
             decoded = _decoded(label, b)
             if decoded is not None:
                 labels[k], written[k] = decoded, label.lower()
-    if not written and not b.chars.search(name):
+    if not written and not b.has_new(name):
         return None
     substituted: list[str] = []
     put_back: list[dict[str, list[str]] | None] = []
     for label in labels:
-        if not b.chars.search(label):
+        if not b.has_new(label):
             substituted.append(label)
             put_back.append(None)
             continue
@@ -139,7 +161,7 @@ def to_ascii(name: str, ada_ascii: Callable[[str], str | None], b: Bridge | None
         for c in mapped:
             s = b.stand_in(c)
             if s is None:
-                if b.chars.match(c):
+                if b.has_new(c):
                     return None  # a new character without a stand-in
                 out.append(c)
             else:

@@ -317,7 +317,8 @@ class DomainRules:
         # differential tests of the fast paths (D92, D105).
         if fast and (checker := self._checker()) is not None:
             found = checker.validate(name, any_tld, single_label)  # (D106: the steps below, in C)
-            if found is not False and not (found is None and bridge_may_apply(name)):
+            # D118: a name ada refused may still be the bridge's (one too long is no one's)
+            if found is not False and not (found is None and len(name) <= 4 * _MAX_DOMAIN and bridge_may_apply(name)):
                 return found  # type: ignore[no-any-return]
         if len(name) > 4 * _MAX_DOMAIN:
             # Too long whatever UTS #46 does: mapping never shortens a label
