@@ -36,7 +36,6 @@ parity, read from its start.
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -44,7 +43,7 @@ from typing import NamedTuple
 
 from ._checks import check_offset, check_str
 from .errors import OptionError
-from .properties import DEFAULT_UNICODE_VERSION
+from .properties import DEFAULT_UNICODE_VERSION, _module_name
 
 __all__ = ["UNICODE_VERSION", "boundaries", "boundary_at_or_after", "boundary_at_or_before", "is_boundary"]
 
@@ -171,17 +170,13 @@ class _Segmenter:
         self.pair = bytes(_DEPENDS if len(cuts) > 1 else cuts.pop() for cuts in seen)
 
 
-def _module(version: str) -> str:
-    return "graphemes_v" + re.sub(r"[^0-9A-Za-z]", "_", version)
-
-
 @cache
 def _load(version: str) -> _Segmenter:
     tables = Path(__file__).parent / "_tables"
     bundled = sorted(p.stem[len("graphemes_v") :].replace("_", ".") for p in tables.glob("graphemes_v*.py"))
     if version not in bundled:
         raise OptionError(f"unicode_version {version!r} is not bundled; available: {', '.join(bundled)}")
-    mod = importlib.import_module(f"uts58._tables.{_module(version)}")
+    mod = importlib.import_module(f"uts58._tables.graphemes_{_module_name(version)}")
     if tuple(mod.GCB) != _GCB or tuple(mod.INCB) != _INCB or mod.UNICODE_VERSION != version:
         raise RuntimeError(f"grapheme tables of {version} use another value order")
     return _Segmenter(version, mod.GRAPHEME)
