@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine with only Python and pip:
 #   make demo   -- create .venv, install uts58 alone (no dev tools), run the CLI on the bundled samples
 #   make test   -- create .venv if needed, install uts58 with the dev extras, run the whole test suite
+# and make docs builds the documentation site into site/ (D123).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -13,11 +14,18 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 # installs the dev extras.
 RUNTIME_STAMP := $(VENV)/.installed-runtime
 DEV_STAMP     := $(VENV)/.installed-dev
+# D123: make docs installs the docs extra beside the dev one (autodoc imports
+# every integration module, so it needs what the tests need), with a stamp
+# of its own that touches the other two.
+DOCS_STAMP    := $(VENV)/.installed-docs
+# D126: make spark adds PySpark (the spark extra, ~450 MB, and a Java runtime
+# to run it) so that the Spark tests run; .ci/run asks for it, make test does not.
+SPARK_STAMP   := $(VENV)/.installed-spark
 # Reinstall when the project metadata or the C accelerator changes; the
 # install is editable, so Python source changes need no reinstall.
 INSTALL_INPUTS := pyproject.toml setup.py $(wildcard src/speedups/*.c src/speedups/*.h)
 
-.PHONY: demo test lint bench fuzz tables check-tables clean
+.PHONY: demo test docs spark lint bench fuzz tables check-tables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +38,16 @@ $(DEV_STAMP): $(INSTALL_INPUTS) | $(BIN)/python
 	$(PIP) -e '.[dev]'
 	touch $(RUNTIME_STAMP) $(DEV_STAMP)
 
+$(DOCS_STAMP): $(INSTALL_INPUTS) | $(BIN)/python
+	$(PIP) -e '.[dev,docs]'
+	touch $(RUNTIME_STAMP) $(DEV_STAMP) $(DOCS_STAMP)
+
+$(SPARK_STAMP): $(INSTALL_INPUTS) | $(BIN)/python
+	$(PIP) -e '.[dev,spark]'
+	touch $(RUNTIME_STAMP) $(DEV_STAMP) $(SPARK_STAMP)
+
+spark: $(SPARK_STAMP)
+
 demo: $(RUNTIME_STAMP)
 	$(BIN)/uts58 --version
 	$(BIN)/uts58 detect examples/sample.txt
@@ -40,6 +58,15 @@ demo: $(RUNTIME_STAMP)
 
 test: $(DEV_STAMP)
 	$(BIN)/python -m pytest
+
+# The documentation site (docs/ -> site/, D123): every warning and every
+# reference that does not resolve is an error; every page is read again (-E),
+# so a second run checks as much as the first; then every relative link and
+# #fragment of the built pages must lead somewhere.
+docs: $(DOCS_STAMP)
+	rm -rf site
+	$(BIN)/sphinx-build -E -W --keep-going -n -q -b html -d build/doctrees docs site
+	$(BIN)/python tools/check_site_links.py site
 
 lint: $(DEV_STAMP)
 	for f in src/speedups/*.c; do \
@@ -80,4 +107,4 @@ check-tables: $(DEV_STAMP)
 	$(BIN)/python tools/gen_tables.py --check
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info src/uts58/*.so .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build site src/*.egg-info src/uts58/*.so .pytest_cache .mypy_cache .ruff_cache

@@ -23,6 +23,7 @@ import legacy_html
 from timing import best_of, doubling
 
 import uts58
+import uts58.terminal
 from uts58.detection import spans
 from uts58.stream import find_links_in_stream
 
@@ -135,6 +136,24 @@ def _dask_parquet() -> Callable[[str], object]:
     return run
 
 
+def _serve_handler() -> Callable[[str], object]:
+    """``uts58 serve``'s request handler (``POST /api/links``, no sockets): the
+    text in two requests, cut at a space, as the largest paragraph is over
+    one request's 100,000 characters (D130)."""
+    import json
+
+    from uts58.serve import answer
+
+    def run(text: str) -> object:
+        cut = text.find(" ", len(text) // 2)
+        for half in (text[:cut], text[cut:]):
+            status, _ = answer("/api/links", json.dumps({"text": half}).encode())
+            assert status == 200, status
+        return cut
+
+    return run
+
+
 ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     "markdown-it plugin, one paragraph": _markdown_it,
     "markdown-it plugin, one paragraph, URLs with a scheme": _markdown_it,
@@ -166,6 +185,10 @@ ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     ),
     "spans, one paragraph (D89)": lambda: lambda text: list(spans(text)),
     "Dask add_link_columns → to_parquet, one row per two links": _dask_parquet,
+    "OSC 8 writer (uts58 linkify --format osc8), one paragraph with controls (D127)": lambda: (
+        lambda text: uts58.terminal.linkify_osc8(text.replace(" or ", " \x1b]8;; "))
+    ),
+    "uts58 serve request handler (POST /api/links, JSON in and out), one paragraph": _serve_handler,
 }
 
 

@@ -17,6 +17,8 @@ tests; each row says its target and whether this run met it.
   flat: ≤ 1.3× the 1 MB figure), on hostile inputs (≤ 3× the time per MB of
   prose), and its memory beyond the input (must not grow with the input);
 * linkify at most 1.3× the time of find_links;
+* the Spark integration (links_udf) on local[2] over 100 MB of generated
+  multilingual text, in MB/s per core beside plain Python (bench/spark.py);
 * find_links beside Autolinker and linkify-it (Node) and linkify-it-py on
   prose, a link-dense list and real text one call per line (bench/speed.py,
   issue 14), beside uts58 as of the commit before issue 14.
@@ -44,6 +46,7 @@ import peers
 from adapters import bench_adapters, bench_linkify_html
 from memory import bench_html_memory
 from precision import bench_precision as precision_rows
+from spark import bench_spark
 from speed import bench_speed
 from timing import best_of, doubling
 
@@ -363,6 +366,7 @@ def main() -> int:
         bench_linkify_html,
         bench_html_memory,
         bench_adapters,
+        bench_spark,
         bench_peers,
         bench_speed_rows,
         bench_precision,

@@ -79,3 +79,32 @@ def kernel_mode(request: pytest.FixtureRequest) -> object:
     _kernels.use_python(request.param == "python")
     yield request.param
     _kernels.use_python(was_python)
+
+
+# --------------------------------------------------------------------------
+# Parquet (D125): what pandas, Dask and pyarrow give for a links column when
+# each reads a file with its default arguments (tests/test_dask.py, tests/test_spark.py).
+
+
+def parquet_links_everywhere(path: Path, column: str) -> dict[str, list[list[dict[str, object]]]]:
+    """{reader: the link records of each row} of the Parquet file or directory
+    ``path``, rows in the order of its ``id`` column, as ``pd.read_parquet``,
+    ``dd.read_parquet`` and ``pq.read_table`` read it with no arguments; checks
+    on the way the type each gives ``column`` (an Arrow list of structs;
+    pandas and Dask: an object column of arrays of dicts)."""
+    import dask.dataframe as dd
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from uts58._schema import arrow_type
+
+    table = pq.read_table(path)
+    assert table.schema.field(column).type == arrow_type()
+    frame = pd.read_parquet(path)
+    lazy = dd.read_parquet(path)
+    assert frame[column].dtype == "object" and lazy.dtypes[column] == "object"
+    return {
+        "pyarrow": table.sort_by("id").column(column).to_pylist(),
+        "pandas": [list(cell) for cell in frame.sort_values("id")[column]],
+        "dask": [list(cell) for cell in lazy.compute().sort_values("id")[column]],
+    }

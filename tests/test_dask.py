@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from pathlib import Path
@@ -12,6 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from conftest import parquet_links_everywhere
 from distributed import Client, LocalCluster
 
 from uts58 import Finder, find_links
@@ -109,36 +111,99 @@ def test_the_links_dtype_is_the_shared_list_of_structs() -> None:
     assert links_dtype().pyarrow_dtype == arrow_type() and pa.types.is_list(arrow_type())
 
 
-def test_links_column_writes_parquet_and_reads_back(client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    # D75: before, to_parquet raised ArrowInvalid on the object column.
+def test_an_object_column_whose_meta_knows_its_arrow_type(client) -> None:  # type: ignore[no-untyped-def]
+    # D125: the values are the records (an object column); the meta says "object" too, and gives
+    # Dask the Arrow type to write (what it infers a file's schema from).
+    pdf = parquet_frame(40)
+    out = add_link_columns(dd.from_pandas(pdf, npartitions=3), "body")
+    assert str(out.dtypes["links"]) == "object" and out.dtypes["links_count"] == "int64"
+    assert pa.Schema.from_pandas(out._meta_nonempty).field("links").type == arrow_type()
+    assert pa.Schema.from_pandas(out._meta).field("links").type == arrow_type()  # an empty partition's
+    got = out.compute().sort_values("id")
+    assert got["links"].dtype == "object"
+    assert got["links"].tolist() == [Finder().records(text) for text in pdf["body"]]
+    assert got["links"].tolist()[-3:] == [[], [], []]
+
+
+# What a pipeline does next, and whether the result has an empty partition (written as a file too).
+THEN = {
+    "filter": (lambda out: out[out["links_count"] > 0], True),
+    "assign": (lambda out: out.assign(twice=out["links_count"] * 2), True),
+    "repartition": (lambda out: out.repartition(npartitions=2), False),
+    # Dask puts its meta in place of an empty partition: of a shuffle's output, of a function's result.
+    "shuffle": (lambda out: out.shuffle("links_count", npartitions=7), True),
+    "map_partitions": (lambda out: out.map_partitions(lambda part: part[part["links_count"] > 2]), True),
+    "merge": (lambda out: out.merge(dd.from_pandas(pd.DataFrame({"id": range(50), "x": range(50)}), 3)), False),
+}
+
+
+@pytest.mark.parametrize(("then", "has_empty"), THEN.values(), ids=THEN.keys())
+def test_what_dask_does_next_still_writes_parquet_every_reader_opens(client, then, has_empty, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pdf = pd.DataFrame({"id": range(50), "body": [" see ex.com and x@例え.jp" * (i % 4) for i in range(50)]})
+    ddf = dd.from_pandas(pdf, npartitions=5)
+    out = then(add_link_columns(ddf[(ddf["id"] < 10) | (ddf["id"] >= 40)], "body"))
+    assert (0 in out.map_partitions(len).compute().tolist()) == has_empty
+    out.to_parquet(tmp_path / "out")  # on the cluster: the meta travels to the workers
+    local = out.compute().sort_values("id")
+    want = [Finder().records(pdf["body"][i]) for i in local["id"]]
+    # (a shuffle on a cluster moves partitions as Arrow tables: its cells come back as NumPy arrays)
+    assert [list(cell) for cell in local["links"]] == want and any(want)
+    for reader, got in parquet_links_everywhere(tmp_path / "out", "links").items():
+        assert got == want, reader
+
+
+def test_links_column_writes_parquet_every_reader_opens(client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # D125: before, pd.read_parquet and dd.read_parquet of this file raised TypeError (the pandas
+    # metadata named the nested ArrowDtype, which pandas cannot parse back).
     pdf = parquet_frame(300)
     want = [Finder().records(text) for text in pdf["body"]]
     assert want[-3:] == [[], [], []] and any(want[-5]) and any(want[-4])
-    out = add_link_columns(dd.from_pandas(pdf, npartitions=6), "body")
-    assert out.dtypes["links"] == links_dtype()
-    out.to_parquet(tmp_path / "dask")  # computed on the cluster (the client is the default scheduler)
-    # pandas cannot yet rebuild a nested ArrowDtype from its own Parquet metadata
-    # (pandas-dev/pandas#57411): read with the pyarrow dtype backend.
-    back = dd.read_parquet(tmp_path / "dask", dtype_backend="pyarrow")
-    assert back.dtypes["links"] == links_dtype()
-    got = back.compute().sort_values("id")
-    assert got["links"].tolist() == want
-    assert got["links_count"].tolist() == [len(w) for w in want]
-    assert pq.read_table(tmp_path / "dask").schema.field("links").type == arrow_type()
+    ddf = dd.from_pandas(pdf, npartitions=8)
+    kept = (ddf["id"] < 60) | (ddf["id"] >= 200)  # the partitions in between are left empty
+    out = add_link_columns(ddf[kept], "body")
+    assert 0 in out.map_partitions(len).compute().tolist()
+    out.to_parquet(tmp_path / "dask")  # default arguments, computed on the cluster (the default scheduler)
+    files = sorted((tmp_path / "dask").glob("*.parquet"))
+    assert len(files) == 8 and 0 in [pq.read_metadata(f).num_rows for f in files]  # empty partitions are files
+    for file in files:  # each file's pandas metadata names a dtype every pandas parses
+        metadata = json.loads(pq.read_schema(file).metadata[b"pandas"])
+        assert {c["name"]: c["numpy_type"] for c in metadata["columns"]}["links"] == "object", file.name
+    wanted = [w for i, w in enumerate(want) if i < 60 or i >= 200]
+    for reader, got in parquet_links_everywhere(tmp_path / "dask", "links").items():
+        assert got == wanted, reader
+    back = pd.read_parquet(tmp_path / "dask").sort_values("id")
+    assert back["links_count"].tolist() == [len(w) for w in wanted]
+    assert back["body"].iloc[-5:-3].tolist() == ASTRAL
 
-    # The computed pandas frame writes and reads back too, and Arrow reads the records as they were.
-    local = out.compute().sort_values("id")
-    local.to_parquet(tmp_path / "pandas.parquet")
-    assert pd.read_parquet(tmp_path / "pandas.parquet", dtype_backend="pyarrow")["links"].tolist() == want
-    assert pq.read_table(tmp_path / "pandas.parquet").column("links").to_pylist() == want
+    # The computed pandas frame writes with pandas' to_parquet and reads back the same way.
+    out.compute().to_parquet(tmp_path / "pandas.parquet")
+    for reader, got in parquet_links_everywhere(tmp_path / "pandas.parquet", "links").items():
+        assert got == wanted, reader
 
 
-def test_a_finder_passes_through_to_parquet(client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_finder_and_a_prefix_pass_through_to_parquet(client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     finder = Finder(schemes={"https", "ssh"}, known_tlds={"corp", "jp"}, emails=False)
     docs = [f"see intranet{i}.corp/x, ssh://git@c.corp/r, 例え{i}.jp and x@e{i}.corp" for i in range(40)] + [None]
     want = [finder.records(d) for d in docs]
     assert want != [Finder().records(d) for d in docs]  # the finder's options change the records
     ddf = dd.from_pandas(pd.DataFrame({"id": range(len(docs)), "body": docs}), npartitions=4)
     add_link_columns(ddf, "body", finder=finder, prefix="found").to_parquet(tmp_path / "out")
-    got = dd.read_parquet(tmp_path / "out", dtype_backend="pyarrow").compute().sort_values("id")
-    assert got["found"].tolist() == want and got["found_count"].tolist() == [len(w) for w in want]
+    for reader, got in parquet_links_everywhere(tmp_path / "out", "found").items():
+        assert got == want, reader
+    assert pd.read_parquet(tmp_path / "out").sort_values("id")["found_count"].tolist() == [len(w) for w in want]
+
+
+def test_a_frame_with_no_rows_writes_the_type(tmp_path: Path) -> None:
+    # Every partition empty: the file still has the Arrow type (from the meta), and readers agree on no rows.
+    ddf = dd.from_pandas(pd.DataFrame({"id": [1, 2], "body": ["a.com", "b.org"]}), npartitions=2)
+    add_link_columns(ddf[ddf["id"] > 5], "body").to_parquet(tmp_path / "none", compute_kwargs={"scheduler": "sync"})
+    assert parquet_links_everywhere(tmp_path / "none", "links") == {"pyarrow": [], "pandas": [], "dask": []}
+
+
+def test_why_the_values_are_not_an_arrow_dtype(tmp_path: Path) -> None:
+    # D125's reason: a nested ArrowDtype column is written with pandas metadata that no pandas reads
+    # back by default (pandas-dev/pandas#57411).  When this test fails (pandas reads it), D125 can be revisited.
+    frame = pd.DataFrame({"links": pd.array([Finder().records("a.com")], dtype=links_dtype())})
+    frame.to_parquet(tmp_path / "arrow.parquet")
+    with pytest.raises(TypeError, match="not understood"):
+        pd.read_parquet(tmp_path / "arrow.parquet")

@@ -1,31 +1,34 @@
 """The PySpark recipe.  The links column's type and the UDF's body are tested
 everywhere (with stand-ins for the two PySpark names uts58.spark uses); the
-recipe itself runs where PySpark and Java are installed."""
+recipe itself runs on a local Spark where PySpark and Java are installed, and
+must run where UTS58_REQUIRE_SPARK is set (.ci/run installs both: D126)."""
 
 from __future__ import annotations
 
 import importlib.util
 import math
+import os
 import shutil
 import sys
 import types
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pandas as pd
 import pytest
+from bench_modules import load_bench
+from conftest import C_KERNELS_WHY_NOT, parquet_links_everywhere
 
 from uts58 import Finder, find_links
 from uts58._schema import FIELDS, arrow_type
 from uts58.spark import LINK_SCHEMA, links_type, links_udf
 
-HAVE_SPARK = importlib.util.find_spec("pyspark") is not None and shutil.which("java") is not None
-needs_spark = pytest.mark.skipif(
-    not HAVE_SPARK,
-    reason="PySpark (pip install pyspark) and a Java runtime are optional: this test runs where both are",
-)
+# PySpark warns that it does not yet fully support pandas 3 (the tests below check what it gives).
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 DOCS: list[Any] = [
     "see bücher.de/straße.",
     "x@example.com and https://ja.wikipedia.org/wiki/東京 𝒜𝒷 例え.jp/😀",
@@ -121,20 +124,43 @@ def test_the_udf_body_gives_the_records(fake_pyspark: list[Any]) -> None:
         links_udf(finder, emails=False)
 
 
-@pytest.fixture
-def spark(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def spark_missing() -> str | None:
+    """Why the real-Spark tests cannot run here, or None."""
+    if importlib.util.find_spec("pyspark") is None:
+        return "PySpark is not installed (make spark, or pip install 'uts58[spark]')"
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return "no Java runtime (Debian: apt-get install default-jre-headless)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    """One local Spark for the module: 2 cores, no web UI, 2 shuffle partitions, errors-only logs."""
+    why = spark_missing()
+    if why is not None:
+        if os.environ.get("UTS58_REQUIRE_SPARK"):
+            pytest.fail(why + ", and UTS58_REQUIRE_SPARK is set (.ci/run sets it)")
+        pytest.skip(why)
     from pyspark.sql import SparkSession
 
-    # D76: Python workers must run this interpreter (a virtualenv's), where uts58 is installed.
-    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
-    session = SparkSession.builder.master("local[2]").appName("uts58-test").getOrCreate()
-    try:
-        yield session
-    finally:
-        session.stop()
+    with pytest.MonkeyPatch.context() as env:
+        # D76: Python workers must run this interpreter (a virtualenv's), where uts58 is installed.
+        env.setenv("PYSPARK_PYTHON", sys.executable)
+        session = (
+            SparkSession.builder.master("local[2]")
+            .appName("uts58-test")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .getOrCreate()
+        )
+        session.sparkContext.setLogLevel("ERROR")
+        try:
+            yield session
+        finally:
+            session.stop()
 
 
-@needs_spark
 def test_links_udf(spark: Any) -> None:
     df = spark.createDataFrame([(d,) for d in DOCS], "body string")
     out = df.withColumn("links", links_udf()("body"))
@@ -146,7 +172,6 @@ def test_links_udf(spark: Any) -> None:
     assert [[link.asDict() for link in row["links"]] for row in rows] == [Finder().records(d) for d in DOCS]
 
 
-@needs_spark
 def test_links_udf_with_a_finder(spark: Any) -> None:
     finder = Finder(schemes={"https", "ssh"}, known_tlds={"corp"})
     docs = ["see intranet.corp/x and ssh://git@c.corp/r", "example.com", None]
@@ -154,18 +179,83 @@ def test_links_udf_with_a_finder(spark: Any) -> None:
     rows = df.withColumn("links", links_udf(finder)("body")).collect()
     got = [[link["text"] for link in row["links"]] for row in rows]
     assert got == [[link.text for link in finder.find_links(d or "")] for d in docs]
+    assert got != [[link.text for link in find_links(d or "")] for d in docs]
 
 
-@needs_spark
-def test_links_column_writes_parquet_and_reads_back(spark: Any, tmp_path: Path) -> None:
-    import pyarrow.parquet as pq
+def test_the_workers_run_as_the_driver(spark: Any) -> None:
+    # D76, D126: the workers run this interpreter, with this environment (UTS58_PURE_PYTHON: CI's second pass).
+    from pyspark.sql.functions import pandas_udf
 
-    df = spark.createDataFrame(list(enumerate(DOCS)), "id long, body string")
-    df.withColumn("links", links_udf()("body")).write.parquet(str(tmp_path / "out"))
-    want = [Finder().records(d) for d in DOCS]
-    back = spark.read.parquet(str(tmp_path / "out")).orderBy("id").collect()
-    assert [[link.asDict() for link in row["links"]] for row in back] == want
-    # Spark writes the Arrow type uts58.dask gives its links column (D75).
-    table = pq.read_table(tmp_path / "out").sort_by("id")
-    assert table.schema.field("links").type == arrow_type()
-    assert table.column("links").to_pylist() == want
+    @pandas_udf("string")  # type: ignore[untyped-decorator,unused-ignore]
+    def where(ids: pd.Series) -> pd.Series:
+        import uts58
+
+        here = f"{sys.executable}|{os.environ.get('UTS58_PURE_PYTHON', '')}|{uts58.accelerated()}"
+        return ids.map(lambda _: here)
+
+    got = {row[0] for row in spark.range(4).repartition(2).select(where("id")).collect()}
+    assert got == {f"{sys.executable}|{os.environ.get('UTS58_PURE_PYTHON', '')}|{C_KERNELS_WHY_NOT is None}"}
+
+
+# Rows with ids: links and emails in several scripts, astral characters, empty and missing text.
+ROWS: list[tuple[int, Any]] = list(
+    enumerate([*DOCS, "𝒜𝒷 see 例え.jp/𝒳?q=😀 and 😀@例え.jp", "no link here", "пример.рф, a.com"])
+)
+
+
+def test_spark_writes_parquet_every_reader_opens(spark: Any, tmp_path: Path) -> None:
+    # D125: pandas, Dask, pyarrow and Spark read what Spark writes, with their default arguments.
+    rows = spark.sparkContext.parallelize(ROWS, len(ROWS) + 2)  # more partitions than rows: some are empty
+    df = spark.createDataFrame(rows, "id long, body string")
+    assert 0 in df.rdd.glom().map(len).collect()
+    df.withColumn("found", links_udf()("body")).write.parquet(str(tmp_path / "out"))
+    want = [Finder().records(body) for _, body in ROWS]
+    assert want[3] == [] and any(want[1]) and any(want[-3])
+    for reader, got in parquet_links_everywhere(tmp_path / "out", "found").items():
+        assert got == want, reader
+    back = spark.read.parquet(str(tmp_path / "out"))
+    assert back.schema["found"].dataType == links_type()
+    assert back.schema["found"].dataType.simpleString() == LINK_SCHEMA
+    assert [[link.asDict() for link in row["found"]] for row in back.orderBy("id").collect()] == want
+
+    # No rows at all: the file still has the type.
+    df.filter("id < 0").withColumn("links", links_udf()("body")).write.parquet(str(tmp_path / "none"))
+    assert parquet_links_everywhere(tmp_path / "none", "links") == {"pyarrow": [], "pandas": [], "dask": []}
+    assert spark.read.parquet(str(tmp_path / "none")).schema["links"].dataType == links_type()
+
+
+def test_spark_reads_what_dask_writes(spark: Any, tmp_path: Path) -> None:
+    import dask
+    import dask.dataframe as dd
+
+    from uts58.dask import add_link_columns
+
+    frame = pd.DataFrame({"id": [i for i, _ in ROWS], "body": pd.Series([b for _, b in ROWS], dtype=object)})
+    frame.loc[len(frame)] = [len(frame), math.nan]
+    ddf = dd.from_pandas(frame, npartitions=4)
+    with dask.config.set(scheduler="sync"):
+        add_link_columns(ddf[ddf["id"] % 4 != 1], "body", prefix="found").to_parquet(tmp_path / "dask")
+    want = [Finder().records(body) for i, body in enumerate(frame["body"]) if i % 4 != 1]
+    assert want[-1] == [] and any(want)  # NaN has no links
+    back = spark.read.parquet(str(tmp_path / "dask"))
+    assert back.schema["found"].dataType == links_type()
+    rows = back.orderBy("id").collect()
+    assert [[link.asDict() for link in row["found"]] for row in rows] == want
+    assert [row["found_count"] for row in rows] == [len(w) for w in want]
+
+
+def test_the_bench_corpus_is_multilingual_with_new_hosts() -> None:
+    # bench/spark.py's text (D126): deterministic, of the size asked, several scripts, links and
+    # emails, and hosts that are new (no cache answers for most of them).
+    documents = load_bench("spark").documents
+    docs = documents(300_000)
+    assert docs == documents(300_000) and docs != documents(300_000, seed=59)
+    assert 300_000 <= sum(len(d.encode("utf-8")) for d in docs) < 306_000
+    text = "".join(docs)
+    scripts = {unicodedata.name(c).split()[0] for c in text if c.isalpha() and not c.isascii()}
+    assert {"CYRILLIC", "GREEK", "ARABIC", "HEBREW", "DEVANAGARI", "THAI", "HANGUL", "CJK", "GEORGIAN"} <= scripts
+    links = [record for doc in docs for record in Finder().records(doc)]
+    urls = [record for record in links if record["kind"] == "url"]
+    assert len(links) - len(urls) > 200  # emails
+    assert len({urlsplit(record["href"]).hostname for record in urls}) > len(urls) / 2
+    assert any(urlsplit(record["href"]).hostname.startswith("xn--") for record in urls)  # IDN hosts

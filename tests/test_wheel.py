@@ -35,7 +35,7 @@ CONFORMANCE_FILES = ("LinkDetectionTest.txt", "LinkFormattingTest.txt")
 WHEEL_BOUND = 650_000
 
 # What a build reads from the checkout (MANIFEST.in grafts the directories).
-_SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "Makefile")
+_SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "CHANGELOG.md", "LICENSE", "Makefile")
 _TREES = ("src", "tools", "tests", "docs", "examples")
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.py[cod]", "*.so", "*.egg-info", "build", "dist")
 

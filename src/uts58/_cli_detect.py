@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
@@ -13,13 +14,35 @@ from ._cli_io import STDIN, CLIError, check_inputs, encodable, pieces_of
 from ._cli_io import progress as progress_bar
 from ._cli_io import streamed as is_streamed
 from ._decoding import decode
-from .conformance import mark_links
+from .conformance import CLOSE_MARK, OPEN_MARK, mark_links
 from .detection import Finder
 from .offsets import link_offsets, unit_length
 from .parallel import Block, BlockResult, detect_blocks, plan_blocks
 from .security import Policy, admitted
+from .terminal import _held_cr, is_terminal, mark_terminal, supports_hyperlinks, wants_color
 
-__all__ = ["run_detect"]
+__all__ = ["color_argument", "run_detect"]
+
+
+def color_argument(p: argparse.ArgumentParser) -> None:
+    """``uts58 detect --color``."""
+    p.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="underline the links of the marked text (and make them OSC 8 hyperlinks where the terminal shows"
+        " them): auto (the default) on a terminal unless NO_COLOR is set; never in --json",
+    )
+
+
+def _terminal(args: argparse.Namespace, out: TextIO) -> None:
+    """What the marked text gets (D128): ``args.underline`` (SGR 4),
+    ``args.hyperlinks`` (OSC 8) and ``args.visible`` (the input's control
+    characters as pictures, D127: on a terminal, or wherever escapes go)."""
+    env = os.environ
+    args.underline = not args.json and wants_color(args.color, out, env)
+    args.hyperlinks = args.underline and supports_hyperlinks(env)
+    args.visible = not args.json and (args.underline or is_terminal(out))
 
 
 def run_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -31,6 +54,7 @@ def run_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.offsets != "codepoints" and not args.json:
         raise CLIError("--offsets applies to --json output only")
     names = args.files or [STDIN]
+    _terminal(args, out)
     # Check every file before writing anything: an unreadable or undecodable
     # input stops the command with no partial output.
     check_inputs(names, args.errors)
@@ -47,7 +71,8 @@ def run_detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if streamed[i]:
             # Read once, in this process, piece by piece, with offsets into the whole input.
             base = 0
-            for piece in pieces_of(names[i], args.errors):
+            pieces = pieces_of(names[i], args.errors)
+            for piece in _held_cr(pieces) if args.visible else pieces:
                 links = _records(piece, finder, policy)
                 _write_links(out, args, piece, links, names[i], base)
                 base += unit_length(piece, args.offsets)
@@ -119,6 +144,11 @@ def _write_links(
         for record, (start, end) in zip(links, spans, strict=True):
             record = {"file": name, **record, "start": start + base, "end": end + base}  # D33, D88
             out.write(json.dumps(record, ensure_ascii=ascii_only) + "\n")
+    elif args.visible:
+        assert text is not None
+        hrefs = ((r["start"], r["end"], r["href"]) for r in links)
+        marks = (OPEN_MARK, CLOSE_MARK)
+        out.write(mark_terminal(text, hrefs, hyperlinks=args.hyperlinks, underline=args.underline, marks=marks))
     else:
         assert text is not None
         out.write(mark_links(text, ((r["start"], r["end"]) for r in links)))

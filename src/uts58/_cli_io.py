@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import html
 import os
 import secrets
 import stat
@@ -17,6 +18,7 @@ from typing import IO, TYPE_CHECKING, TextIO
 from ._decoding import check_utf8, decode
 from .errors import DecodeError
 from .stream import _pieces
+from .terminal import _held_cr, is_terminal, linkify_osc8, supports_hyperlinks
 
 if TYPE_CHECKING:
     from .linkifier import Linkifier
@@ -249,3 +251,114 @@ def write_html(names: list[str], args: argparse.Namespace, linkifier: Linkifier,
     for name in names:
         text = read_text(name, args.errors)
         out.write(linkify_html(text, skip=args.skip_selectors, document=document, linkifier=linkifier))
+
+
+FORMATS = ("html", "markdown", "osc8", "auto")
+
+
+def format_arguments(p: argparse.ArgumentParser) -> None:
+    """``uts58 linkify``'s output forms: ``--format`` (``--markdown``), ``--standalone``, ``--pre``."""
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="html (the default); markdown; osc8: the text as it is, each link an OSC 8 terminal hyperlink and the"
+        " input's control characters shown as pictures (␛); auto: osc8 on a terminal that shows hyperlinks, the"
+        " text alone on another terminal, html when the output is no terminal",
+    )
+    p.add_argument("--markdown", action="store_true", help="the same as --format markdown")
+    page = p.add_mutually_exclusive_group()
+    page.add_argument(
+        "--standalone",
+        action="store_true",
+        help="html: a whole page (<meta charset>, the file names as <title>), the text in a <pre> that wraps"
+        " long lines and keeps every line break",
+    )
+    page.add_argument("--pre", action="store_true", help="html: the output in <pre>…</pre>, not a whole page")
+
+
+# What an OSC 8 link cannot hold: each is a usage error with --format osc8 (D127).
+_NOT_IN_A_TERMINAL = (
+    ("--attr", "attr"),
+    ("--class", "link_class"),
+    ("--rel", "rel"),
+    ("--target", "target"),
+    ("--rel-target-on", "rel_target_on"),
+    ("--external-only", "external_only"),
+    ("--internal-host", "internal_host"),
+    ("--truncate", "truncate"),
+    ("--truncate-location", "truncate_location"),
+    ("--strip-prefix", "strip_prefix"),
+    ("--strip-trailing-slash", "strip_trailing_slash"),
+)
+
+
+def check_format(args: argparse.Namespace) -> None:
+    """``--format`` and what goes with it, or a usage error naming the flag;
+    sets ``args.format`` (``--markdown`` is ``--format markdown``) and ``args.markdown``."""
+    parser: argparse.ArgumentParser = args.parser
+    if args.markdown and args.format not in (None, "markdown"):
+        parser.error(f"argument --markdown: is --format markdown (not with --format {args.format})")
+    args.format = "markdown" if args.markdown else args.format or "html"
+    args.markdown = args.format == "markdown"
+    page = "--standalone" if args.standalone else "--pre" if args.pre else None
+    if page and (args.format != "html" or args.html):
+        why = "the input is HTML already: --html" if args.html else f"not with --format {args.format}"
+        parser.error(f"argument {page}: wraps the HTML of plain text ({why})")
+    if args.html and args.format in ("osc8", "auto"):
+        parser.error(f"argument --html: writes HTML (not with --format {args.format})")
+    if args.format == "osc8":
+        for flag, name in _NOT_IN_A_TERMINAL:
+            if getattr(args, name):
+                parser.error(f"argument {flag}: not with --format osc8 (a terminal shows the text as it is)")
+
+
+_PAGE_HEAD = """<!doctype html>
+<html>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+</head>
+<body>
+<pre style="white-space: pre-wrap; overflow-wrap: break-word">
+"""
+_PAGE_TAIL = "</pre>\n</body>\n</html>\n"
+
+
+def page_title(names: list[str]) -> str:
+    """The ``<title>`` of ``--standalone``: the file names given (``-``:
+    standard input), or ``uts58`` for standard input alone, escaped (D128)."""
+    if all(name == STDIN for name in names):
+        return "uts58"
+    # (a name that is not UTF-8, read with surrogateescape, shows U+FFFD where the output could not hold it)
+    shown = (name.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for name in names)
+    return html.escape(", ".join("standard input" if name == STDIN else name for name in shown), quote=False)
+
+
+def write_linkified(names: list[str], args: argparse.Namespace, linkifier: Linkifier, out: TextIO) -> None:
+    """``uts58 linkify`` on plain text: each input streamed in pieces (no
+    link crosses white space, so the pieces linkified, joined, are the
+    whole linkified), as HTML (bare, in a ``<pre>`` or a whole page),
+    Markdown, OSC 8 hyperlinks, or what ``--format auto`` chooses (D128)."""
+    form = args.format
+    if form == "auto":
+        form = ("osc8" if supports_hyperlinks(os.environ) else "text") if is_terminal(out) else "html"
+    if form in ("osc8", "text"):
+        for name in names:
+            # (a CRLF cut between two pieces stays a line end: D127)
+            for piece in _held_cr(pieces_of(name, args.errors)):
+                out.write(linkify_osc8(piece, linkifier, hyperlinks=form == "osc8"))
+        return
+    # After <pre> a newline: the HTML parser drops one there, so a text
+    # that starts with a blank line keeps it (D128).
+    if args.standalone:
+        out.write(_PAGE_HEAD.format(title=page_title(names)))
+    elif args.pre:
+        out.write("<pre>\n")
+    for name in names:
+        for piece in pieces_of(name, args.errors):
+            out.write(linkifier.render(piece))
+    if args.standalone:
+        out.write(_PAGE_TAIL)
+    elif args.pre:
+        out.write("</pre>\n")

@@ -96,7 +96,7 @@ def accelerated() -> bool:
     False where ``uts58._speedups`` was not built (no C compiler at install
     time) or ``UTS58_PURE_PYTHON`` is set: the results are the same, only
     slower.  A function, asked each time, so never stale after
-    :func:`use_python`; ``uts58 --version`` also says why not (D78).
+    ``use_python()``; ``uts58 --version`` also says why not (D78).
 
     >>> accelerated() == (status() == "on")
     True

@@ -51,8 +51,9 @@ def arrow_type() -> Any:
 
 
 def pandas_dtype() -> Any:
-    """The pandas dtype of a links column: :func:`arrow_type` as a
-    ``pd.ArrowDtype``, which Parquet, Arrow and Dask write as it is."""
+    """:func:`arrow_type` as a ``pd.ArrowDtype``: the dtype of a links
+    column in a Dask meta, which Dask's ``to_parquet`` writes as the column's
+    Parquet type (the values are lists of records: D125)."""
     import pandas as pd
 
     return pd.ArrowDtype(arrow_type())

@@ -1,4 +1,4 @@
-"""Command line: ``uts58 detect|linkify|check|format|props|conformance|tlds`` (also ``python -m uts58``)."""
+"""Command line: ``uts58 detect|linkify|check|format|props|conformance|tlds|serve`` (also ``python -m uts58``)."""
 
 from __future__ import annotations
 
@@ -8,20 +8,22 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from ._cli_detect import run_detect
+from ._cli_detect import color_argument, run_detect
 from ._cli_format import run_format
 from ._cli_info import Version, run_conformance, run_tlds, version_report
 from ._cli_io import (
     STDIN,
     CLIError,
+    check_format,
     check_inputs,
     encodable,
+    format_arguments,
     html_arguments,
     html_options,
     output,
-    pieces_of,
     stdin,
     write_html,
+    write_linkified,
 )
 from .detection import Finder, why_not
 from .errors import OptionError, TLDListError
@@ -29,6 +31,7 @@ from .linkifier import Linkifier
 from .offsets import UNITS
 from .options import DEFAULT_SCHEMES, PRESETS, _scheme_set
 from .parallel import DEFAULT_BLOCK
+from .playground import DEFAULT_HOST, DEFAULT_PORT
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, check_link, with_policy_extensions
 from .tlds import load_source
@@ -46,10 +49,7 @@ def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.html:
         write_html(names, args, linkifier, out)
         return 0
-    for name in names:
-        # The pieces linkified, joined, are the whole linkified: no link crosses white space.
-        for piece in pieces_of(name, args.errors):
-            out.write(linkifier.render(piece))
+    write_linkified(names, args, linkifier, out)  # HTML, a page, Markdown or OSC 8 (D127, D128)
     return 0
 
 
@@ -214,6 +214,7 @@ def _prepare(args: argparse.Namespace) -> None:
     args.policy_object = policy
     if not linkifying:
         return
+    check_format(args)  # --format, --markdown, --standalone, --pre
     attrs: dict[str, str] = {}
     for name, value in args.attr:
         if name.lower() in map(str.lower, attrs):  # (HTML attribute names are case-insensitive)
@@ -389,13 +390,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_BLOCK,
         help="bytes per unit of work, cut at a newline (default: 4 MiB)",
     )
+    color_argument(p)
     _detection_options(p, linkify=False)
     _io_options(p)
     p.set_defaults(run=run_detect, prepare=_prepare, parser=p)
 
-    p = sub.add_parser("linkify", help="write text files (or standard input) as HTML or Markdown with links")
+    p = sub.add_parser(
+        "linkify", help="write text files (or standard input) as HTML (a page too), Markdown or terminal hyperlinks"
+    )
     p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - (or none): standard input, streamed")
-    p.add_argument("--markdown", action="store_true", help="write Markdown links instead of HTML")
+    format_arguments(p)
     html_arguments(p)
     g = p.add_argument_group("the links written")
     g.add_argument(
@@ -481,7 +485,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print a JSON object: source, date, count (and tlds with --list)"
     )
     p.set_defaults(run=run_tlds)
+
+    p = sub.add_parser("serve", help="the playground page: try detection and formatting in a browser (D129)")
+    p.add_argument(
+        "--host", default=DEFAULT_HOST, help="the interface to listen on (default: %(default)s, this machine only)"
+    )
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="the port (default: %(default)s; 0: a free one)")
+    p.add_argument("-q", "--quiet", action="store_true", help="do not log each request to standard error")
+    p.set_defaults(run=_cmd_serve)
     return parser
+
+
+def _cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .serve import run_serve  # (http.server is imported for this command only)
+
+    return run_serve(args, out, err)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

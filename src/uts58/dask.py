@@ -6,8 +6,11 @@
 >>> out["links_count"].tolist(), [l["text"] for l in out["links"].iloc[1]]
 ([1, 2], ['x@example.com', 'a.com'])
 
-The ``links`` column is an Arrow list of structs (:func:`links_dtype`), so
-``to_parquet`` writes it as it is (D75).  The work runs where Dask runs it
+The ``links`` column holds each document's records as a Python list (an
+object column), and its meta tells Dask the column's Arrow type, a list of
+structs (:func:`links_dtype`, D75): ``to_parquet`` writes that type, and
+``pd.read_parquet``, ``dd.read_parquet``, pyarrow and Spark open the file
+with their default arguments (D125).  The work runs where Dask runs it
 (threads, processes or a ``distributed`` cluster); each worker loads the
 uts58 tables once.  Dask is not a dependency of uts58 itself.
 """
@@ -15,9 +18,14 @@ uts58 tables once.  Dask is not a dependency of uts58 itself.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._schema import pandas_dtype
+import numpy as np
+import pandas as pd
+from dask.dataframe.extensions import make_array_nonempty
+
+from ._schema import FIELDS, arrow_type, pandas_dtype
 from .detection import Finder, FinderOptions, resolve_finder
 
 if sys.version_info >= (3, 11):
@@ -35,10 +43,11 @@ def link_records(text: Any, finder: Finder | None = None, **options: Unpack[Find
 
 
 def links_dtype() -> Any:
-    """The dtype of the ``links`` column of :func:`add_link_columns`: a
-    ``pd.ArrowDtype`` of ``list<element: struct<start: int64, end: int64,
-    kind: string, text: string, href: string, display: string>>``, the type
-    the PySpark UDF gives too (D75).
+    """The Arrow type of the ``links`` column of :func:`add_link_columns` as
+    a pandas dtype: a ``pd.ArrowDtype`` of ``list<element: struct<start:
+    int64, end: int64, kind: string, text: string, href: string, display:
+    string>>``, the type ``to_parquet`` writes and the PySpark UDF gives too
+    (D75), and what ``read_parquet(..., dtype_backend="pyarrow")`` gives.
 
     >>> str(links_dtype())[:45]
     'list<element: struct<start: int64, end: int64'
@@ -50,27 +59,34 @@ def add_link_columns(
     df: Any, column: str, *, prefix: str = "links", finder: Finder | None = None, **options: Unpack[FinderOptions]
 ) -> Any:
     """A Dask DataFrame with two more columns: ``{prefix}`` (the list of link
-    records of ``df[column]``, of dtype :func:`links_dtype`; a missing value
-    has an empty list) and ``{prefix}_count``, found with ``finder`` (pickled
-    to the workers once per task) or the options of :func:`uts58.find_links`."""
-    import pandas as pd
+    records of ``df[column]``, as :meth:`uts58.Finder.records` gives it; a
+    missing value has an empty list) and ``{prefix}_count``, found with
+    ``finder`` (pickled to the workers once per task) or the options of
+    :func:`uts58.find_links`.  ``{prefix}`` is an object column whose meta
+    tells Dask its Arrow type (:func:`links_dtype`), so ``to_parquet`` with
+    its default arguments writes an Arrow list of structs that every Parquet
+    reader opens with its own defaults (D125).
 
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> df = dd.from_pandas(pd.DataFrame({"body": ["a.com and b.org", None]}), npartitions=1)
+    >>> out = add_link_columns(df, "body", prefix="found")
+    >>> str(out.dtypes["found"]), out.compute()["found_count"].tolist()
+    ('object', [2, 0])
+    """
     if column not in df.columns:
         raise KeyError(f"column {column!r} is not in the DataFrame")
     found = resolve_finder(finder, options, "add_link_columns")  # checked here, not on a worker
-    dtype = links_dtype()
 
     def partition(part: pd.DataFrame) -> pd.DataFrame:
         records = [found.records(text) for text in part[column]]
         part = part.copy()
-        # One Arrow array per partition, built from the records in one pass (D75).
-        part[prefix] = pd.Series(pd.array(records, dtype=dtype), index=part.index)
+        part[prefix] = pd.Series(records, index=part.index, dtype=object)  # lists of records (D125)
         part[f"{prefix}_count"] = pd.Series([len(r) for r in records], index=part.index, dtype="int64")
         return part
 
     meta = df._meta.copy()
-    meta[prefix] = pd.Series([], dtype=dtype)
-    meta[f"{prefix}_count"] = pd.Series([], dtype="int64")
+    meta[prefix] = pd.Series(_LinkListsArray._from_sequence([]), index=meta.index)
+    meta[f"{prefix}_count"] = pd.Series([], index=meta.index, dtype="int64")
     return df.map_partitions(partition, meta=meta)
 
 
@@ -78,3 +94,87 @@ def links_bag(bag: Any, finder: Finder | None = None, **options: Unpack[FinderOp
     """A Dask Bag of documents (str) to a Bag of their lists of link records;
     ``.flatten()`` gives one record per link."""
     return bag.map(resolve_finder(finder, options, "links_bag").records)
+
+
+# D125: the meta of a links column.  Dask reads a file's Arrow schema off its meta (an object column gives
+# it nothing to read) and puts the meta in place of every empty partition, so the meta is written too, and
+# pyarrow records str(dtype) in the file's pandas metadata, which every pandas must parse back: a nested
+# ArrowDtype's name cannot be (pandas-dev/pandas#57411), "object" can, and it is what the values are.
+
+
+class _LinkListsDtype(pd.api.extensions.ExtensionDtype):  # type: ignore[misc]  # (pandas has no stubs here)
+    """An object column of lists of link records that knows its Arrow type."""
+
+    name = "object"  # what the file's pandas metadata says: every reader gives an object column back
+    type = list
+    kind = "O"
+    na_value = None
+
+    @classmethod
+    def construct_array_type(cls) -> Any:
+        return _LinkListsArray
+
+
+class _LinkListsArray(pd.api.extensions.ExtensionArray):  # type: ignore[misc]
+    """The lists of records behind :class:`_LinkListsDtype` (a NumPy object array)."""
+
+    dtype = _LinkListsDtype()
+
+    def __init__(self, values: Any) -> None:
+        self._data = values
+
+    @classmethod
+    def _from_sequence(cls, scalars: Sequence[Any], *, dtype: Any = None, copy: bool = False) -> _LinkListsArray:
+        data = np.empty(len(scalars), dtype=object)
+        data[:] = list(scalars)
+        return cls(data)
+
+    @classmethod
+    def _from_factorized(cls, values: Any, original: _LinkListsArray) -> _LinkListsArray:
+        return cls._from_sequence(values)
+
+    @classmethod
+    def _concat_same_type(cls, to_concat: Sequence[_LinkListsArray]) -> _LinkListsArray:
+        return cls(np.concatenate([x._data for x in to_concat]))
+
+    def __getitem__(self, item: Any) -> Any:
+        return self._data[item] if np.ndim(item) == 0 and not isinstance(item, slice) else type(self)(self._data[item])
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __eq__(self, other: object) -> Any:
+        if isinstance(other, (_LinkListsArray, np.ndarray)):  # element by element
+            return np.array([a == b for a, b in zip(self._data, other, strict=True)], dtype=bool)
+        return np.array([a == other for a in self._data], dtype=bool)  # each with one list
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._data.nbytes)
+
+    def isna(self) -> Any:
+        return np.array([not isinstance(x, (list, np.ndarray)) for x in self._data], dtype=bool)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        return self._data if dtype in (None, object) else self._data.astype(dtype)  # 1-D, one list per cell
+
+    def take(self, indices: Any, *, allow_fill: bool = False, fill_value: Any = None) -> _LinkListsArray:
+        taken = pd.api.extensions.take(self._data, indices, allow_fill=allow_fill, fill_value=fill_value)
+        return type(self)(taken)
+
+    def copy(self) -> _LinkListsArray:
+        return type(self)(self._data.copy())
+
+    def __arrow_array__(self, type: Any = None) -> Any:
+        import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
+
+        return pa.array(list(self._data), type=type or arrow_type(), from_pandas=True)
+
+
+def _nonempty(dtype: _LinkListsDtype) -> _LinkListsArray:
+    # What Dask infers the Parquet schema from (its "non-empty meta"): one record, one empty list.
+    record = {f.name: (0 if f.arrow == "int64" else "a.com") for f in FIELDS}
+    return _LinkListsArray._from_sequence([[record], []])
+
+
+make_array_nonempty.register(_LinkListsDtype, _nonempty)  # type: ignore[no-untyped-call,unused-ignore]

@@ -298,8 +298,8 @@ class DomainRules:
         ``any_tld``: a written scheme is the evidence (D52): any TLD of TLD
         syntax is accepted, listed or not.  ``single_label``: a name of one
         label is a host too (an intranet name after a scheme, D54).
-        Answers for names of at most :data:`HOST_CACHE_NAME_LIMIT`
-        characters are remembered (at most :data:`HOST_CACHE_SIZE` of them)."""
+        Answers for names of at most ``HOST_CACHE_NAME_LIMIT``
+        characters are remembered (at most ``HOST_CACHE_SIZE`` of them)."""
         found = self.check_forms(name, any_tld=any_tld, single_label=single_label)
         return None if found is None else found[0]
 

@@ -19,7 +19,7 @@ two ``linkify`` rules by linear ones that ask it the same questions:
 * the core rule (the other links, in text tokens) splits the tokens in one
   pass instead of copying the token list per link.
 
-Both follow raw HTML as a browser would (:mod:`uts58._rawhtml`; a core rule
+Both follow raw HTML as a browser would (``uts58._rawhtml``; a core rule
 ``uts58_context`` before ``inline`` gives the inline rule what came before):
 no link inside ``<a>``, ``<code>``, ``<pre>``, ``<textarea>``, comments and
 the like, whether the raw HTML is inline or a block.

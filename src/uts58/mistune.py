@@ -25,7 +25,7 @@ Nothing is linked inside links and autolinks (``link``, and mistune's
 ``url`` plugin), images, code spans and code blocks (they hold no ``text``
 tokens), nor after raw HTML where a browser would not read the text as text
 outside any skipped element (``inline_html`` and ``block_html`` followed
-with :class:`uts58._rawhtml.RawHtml`).  When the HTML renderer escapes raw
+with ``uts58._rawhtml.RawHtml``).  When the HTML renderer escapes raw
 HTML (``escape=True``, mistune's default) raw HTML is shown as text, and
 is linked as text; mistune then also shows entities as written (``&amp;``
 reads ``&amp;``), and the plugin reads them so.  Without escaping

@@ -145,7 +145,7 @@ class LinkProperties:
 
     def supplementary_ranges(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """(firsts, lasts, codes) of the ranges beyond the BMP that are not
-        Hard; codes index :data:`LINK_TERM_ORDER`.  The BMP is
+        Hard; codes index ``LINK_TERM_ORDER``.  The BMP is
         :attr:`bmp_link_term`."""
         rows = [
             (max(first, 0x10000), last, code)
@@ -156,7 +156,7 @@ class LinkProperties:
 
     @property
     def bmp_link_term(self) -> bytes:
-        """One byte per BMP code point: its Link_Term as an index of :data:`LINK_TERM_ORDER`."""
+        """One byte per BMP code point: its Link_Term as an index of ``LINK_TERM_ORDER``."""
         return self._bmp_term
 
     def bracket_pairs(self) -> list[tuple[str, str]]:

@@ -14,11 +14,11 @@ unescaping), walks the element tree once in document order and links the
 §8 :class:`~uts58.Policy`, ``attrs``, ``callback``, ``kinds``, ``schemes``,
 ``require_scheme``.  It skips what must not hold links: ``a`` (links and
 autolinks), ``code`` and ``pre`` (code spans and blocks) and the other
-elements of :data:`uts58._rawhtml.SKIPPED` and :data:`~uts58._rawhtml.RAW_TEXT`,
+elements of ``uts58._rawhtml.SKIPPED`` and ``RAW_TEXT``,
 code text (``AtomicString``), and the raw HTML that Python-Markdown keeps
 aside (its "stash"): the raw HTML itself is never touched, and the text after
 it is linked only where a browser would read it as text outside any skipped
-element (:class:`uts58._rawhtml.RawHtml`).  An entity (``&amp;``) is read as
+element (``uts58._rawhtml.RawHtml``).  An entity (``&amp;``) is read as
 the character it stands for, so a link never starts or ends inside what the
 reader sees as one word.
 

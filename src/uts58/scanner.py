@@ -570,7 +570,7 @@ def first_links(text: str, finder: Finder, scan: Scan | None) -> Iterator[Link]:
     (find_links without options: issue 14, one call per line), with the
     scan's own first steps done here, before a scanner is made: the C scan
     to the first candidate Python must look at (D106), then past the runs
-    that start no link as :meth:`_Scanner._bare` decides them first (D91);
+    that start no link as ``_Scanner._bare`` decides them first (D91);
     most lines with a candidate have only those (``file.txt``, ``1.2.3``)."""
     search = finder._candidate.search
     pos = floor = 0

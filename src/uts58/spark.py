@@ -19,8 +19,9 @@ record batches to Python workers, where uts58 runs once per batch.  The
 workers start the interpreter named by ``PYSPARK_PYTHON`` (``python3`` on
 the ``PATH`` when it is unset), which must be one where uts58 is installed:
 in a virtualenv, set it before the session starts (D76).  PySpark is not a
-dependency of uts58 (nor installed by ``make test``; its tests run where
-PySpark and Java are installed).
+dependency of uts58 (``make spark`` installs it; CI runs the Spark tests,
+D126).  Parquet written this way opens in pandas, Dask, pyarrow and Spark
+with their default arguments (D125).
 
 >>> LINK_SCHEMA[:44]
 'array<struct<start:bigint,end:bigint,kind:st'
@@ -59,7 +60,7 @@ def links_udf(finder: Finder | None = None, **options: Unpack[FinderOptions]) ->
     :func:`links_type`; a missing value has an empty array), found with
     ``finder`` (pickled to the workers) or the options of
     :func:`uts58.find_links`."""
-    from pyspark.sql.functions import pandas_udf
+    from pyspark.sql.functions import pandas_udf  # type: ignore[attr-defined,unused-ignore]
 
     found = resolve_finder(finder, options, "links_udf")  # checked on the driver
 

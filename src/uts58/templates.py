@@ -36,7 +36,7 @@ filter is a TypeError.  Both filters take the ``rel`` values of
 ``mailto:`` (``rel_target_on="all"``: on every link, D113).
 
 Neither Jinja2 nor Django is a dependency of uts58; Django is imported only
-when :data:`register` or :func:`django_filter` is used.
+when ``register`` or :func:`django_filter` is used.
 """
 
 from __future__ import annotations
@@ -483,7 +483,7 @@ def template_error() -> type[OptionError]:
     """The error of the Django filter for a bad option: an
     :class:`~uts58.OptionError` that is also Django's
     ``TemplateSyntaxError`` (so Django reports it as a template's error), or
-    OptionError alone without Django.  Also :data:`TemplateOptionError`.
+    OptionError alone without Django.  Also ``TemplateOptionError``.
 
     >>> issubclass(template_error(), OptionError)
     True

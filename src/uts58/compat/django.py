@@ -32,7 +32,7 @@ value marked safe is read as HTML (:func:`uts58.linkify_html`): no link
 inside a tag, an attribute or an existing link.
 
 Django is not needed to import this module; it is imported when
-:data:`register` is first used or a result is marked safe.
+``register`` is first used or a result is marked safe.
 """
 
 from __future__ import annotations

@@ -1,0 +1,493 @@
+"""``uts58 serve`` (D129, D130): the playground's HTTP server and JSON API,
+run on a free port in a thread and spoken to over real sockets — its answers
+against the library's own, and every request it must refuse."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import html5lib
+import pytest
+
+import uts58
+import uts58.serve as serve
+from uts58 import Finder, Policy, check_link, find_links, format_email, format_url, linkify
+from uts58.cli import build_parser, main
+from uts58.playground import LIMITS
+from uts58.properties import DEFAULT_UNICODE_VERSION, available_versions
+
+POLICIES = {"default": Policy.default, "strict": Policy.strict, "none": Policy.none}
+TEXT = (
+    "Docs https://example.com/guide?lang=ja#install, 日本語.jp/ガイド。 info@bücher.de, пример.рф/страница.\n"
+    "زوروا موقع.مصر/صفحة — ดูที่ ไทย.ไทย/หน้า 🎉👍🏽 github.com/unicode-org/ раураl.com ssh://git.example.com/r "
+    "192.168.0.1:8080/x localhost:8000/y http://intranet/wiki https://www.example.org/a/b/c/d/e/f/g/h/i/j "
+    "詳細はexample.com/パス。次 helpers.py abcไทย.com see https://example.com/a\u2e60b next"
+)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[serve.PlaygroundServer]:
+    running = serve.make_server(port=0)
+    thread = threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield running
+    running.shutdown()
+    running.server_close()
+    thread.join(10)
+    assert running.failures == 0  # no request met a bug (a 500)
+
+
+def request(
+    server: serve.PlaygroundServer,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        connection.close()
+
+
+def post(server: serve.PlaygroundServer, path: str, payload: Any, **headers: str) -> tuple[int, dict[str, Any]]:
+    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    status, got, data = request(
+        server,
+        "POST",
+        path,
+        body,
+        {"Content-Type": "application/json", **{k.replace("_", "-"): v for k, v in headers.items()}},
+    )
+    assert got["content-type"] == "application/json" and got["cache-control"] == "no-store"
+    assert b"Traceback" not in data
+    answer: dict[str, Any] = json.loads(data)
+    return status, answer
+
+
+def library(text: str, options: dict[str, Any]) -> dict[str, Any]:
+    """What the library itself gives for a request's options (its public API, called here)."""
+    policy = POLICIES[options.get("policy", "default")]()
+    detection: dict[str, Any] = {
+        name: options[name]
+        for name in ("schemes", "require_scheme", "bare_ipv4", "bare_localhost", "single_label_hosts", "cjk_prose")
+        if name in options
+    }
+    detection["unicode_version"] = options.get("unicode_version", DEFAULT_UNICODE_VERSION)
+    preset = options.get("preset")
+    display: dict[str, Any] = {}
+    if options.get("truncate") is not None:
+        display = {"max_length": options["truncate"], "location": options.get("truncate_location", "end")}
+    if options.get("strip_prefix"):
+        display |= {"strip_scheme": True, "strip_www": True}
+    finder_options = dict(detection)
+    if preset is None and policy.file_extensions is not None:
+        finder_options["file_extensions"] = policy.file_extensions  # (as linkify detects under that policy, D97)
+    finder = Finder.preset(preset, **finder_options) if preset else Finder(**finder_options)
+    links = list(find_links(text, finder))
+    written = {"policy": policy, "display": display or None, **detection}
+    if preset:
+        written["preset"] = preset
+    anchors = {(a.start, a.end): a for a in uts58.Linkifier(**written).anchors(text)}
+    return {
+        "links": [
+            (
+                link.start,
+                link.end,
+                len(text[: link.start].encode("utf-16-le", "surrogatepass")) // 2,
+                len(text[: link.end].encode("utf-16-le", "surrogatepass")) // 2,
+                link.kind,
+                link.text,
+                link.href,
+                link.display,
+                anchors[link.start, link.end].text if (link.start, link.end) in anchors else link.display,
+                [reason.code for reason in check_link(link, policy)],
+            )
+            for link in links
+        ],
+        "html": linkify(text, **written),
+        "markdown": linkify(text, format="markdown", **written),
+    }
+
+
+def served(answer: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "links": [
+            (
+                link["start"],
+                link["end"],
+                *link["utf16"],
+                link["kind"],
+                link["text"],
+                link["href"],
+                link["display"],
+                link["shown"],
+                [reason["code"] for reason in link["reasons"]],
+            )
+            for link in answer["links"]
+        ],
+        "html": answer["html"],
+        "markdown": answer["markdown"],
+    }
+
+
+# Each option, with a value that changes what TEXT gives (so that it is seen to reach the Finder or the Linkifier).
+OPTIONS: list[dict[str, Any]] = [
+    {"schemes": ["http", "https", "ssh"]},
+    {"require_scheme": True},
+    {"unicode_version": "17.0.0"},
+    {"policy": "strict"},
+    {"policy": "none"},
+    {"preset": "gfm"},
+    {"preset": "all"},
+    {"truncate": 12},
+    {"truncate": 20, "truncate_location": "middle"},
+    {"truncate": 20, "truncate_location": "smart"},
+    {"strip_prefix": True},
+    {"bare_ipv4": True},
+    {"bare_localhost": True},
+    {"single_label_hosts": True},
+    {"cjk_prose": True},
+]
+
+
+def test_default_bind_is_loopback_and_the_cli_parses() -> None:
+    server = serve.make_server(port=0)
+    try:
+        assert server.server_address[0] == "127.0.0.1" and server.loopback and server.port > 0
+    finally:
+        server.server_close()
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.quiet) == ("127.0.0.1", 8058, False)
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "0", "-q"])
+    assert (args.host, args.port, args.quiet) == ("0.0.0.0", 0, True)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--port", "eighty"])
+
+
+def test_cli_refuses_a_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "port must be from 0 to 65535, not 70000" in capsys.readouterr().err
+
+
+def _start(*argv: str) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uts58", "serve", "--port", "0", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline() if process.stdout else ""
+    return process, line
+
+
+@pytest.mark.parametrize(("argv", "warned"), [((), False), (("--host", "0.0.0.0"), True)])
+def test_cli_prints_the_url_serves_and_stops_on_ctrl_c(argv: tuple[str, ...], warned: bool) -> None:
+    process, line = _start(*argv)
+    try:
+        assert line.startswith("uts58 playground at http://") and line.endswith("/ (Ctrl-C stops)\n"), line
+        url = line.split()[3]
+        port = int(url.rsplit(":", 1)[1].rstrip("/"))
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", "/")
+        response = connection.getresponse()
+        assert response.status == 200 and b"uts58 playground" in response.read()
+        connection.close()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        err = process.stderr.read() if process.stderr else ""
+        assert err.endswith("uts58 serve: stopped\n")
+        assert ("other machines can reach" in err) == warned
+        assert url.startswith("http://0.0.0.0:" if warned else "http://127.0.0.1:")
+    finally:
+        process.kill()
+        process.wait(30)
+
+
+def test_the_page_its_headers_and_no_inline_script(server: serve.PlaygroundServer) -> None:
+    status, headers, body = request(server, "GET", "/")
+    assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    csp = headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "script-src 'self';" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe" not in csp and "http" not in csp  # nothing inline, nothing from elsewhere
+    assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
+    document = html5lib.parse(body, namespaceHTMLElements=False)
+    scripts = document.findall(".//script")
+    assert [s.get("src") for s in scripts] == ["/playground.js"] and not (scripts[0].text or "").strip()
+    assert document.findall(".//style") == [] and not [e for e in document.iter() if e.get("style") is not None]
+    assert not [e for e in document.iter() for name in e.keys() if name.startswith("on")]
+    assert [e.get("href") for e in document.findall(".//link")] == ["/playground.css", "/favicon.svg"]
+    for resource in ("/playground.js", "/playground.css", "/preview.css", "/favicon.svg"):
+        status, headers, data = request(server, "GET", resource)
+        assert status == 200 and data and headers["x-content-type-options"] == "nosniff", resource
+    _, _, script = request(server, "GET", "/playground.js")
+    for unsafe in (b"innerHTML", b"outerHTML", b"insertAdjacentHTML", b"document.write", b"eval(", b"Function("):
+        assert unsafe not in script, unsafe  # (the values the server sends are written as text, D129)
+
+
+@pytest.mark.parametrize(
+    "options", [{}, *OPTIONS], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default"
+)
+def test_every_option_reaches_the_library(server: serve.PlaygroundServer, options: dict[str, Any]) -> None:
+    status, answer = post(server, "/api/links", {"text": TEXT, **options})
+    assert status == 200, answer
+    got, expected = served(answer), library(TEXT, options)
+    assert got == expected
+    if options:
+        assert got != library(TEXT, {}), "the option changed nothing: the test cannot tell whether it was read"
+    for link in answer["links"]:
+        assert link["linked"] == (link["reasons"] == [])
+
+
+def test_offsets_are_utf16_for_astral_text_and_lone_surrogates(server: serve.PlaygroundServer) -> None:
+    text = "👍🏽\ud800 見て 𠀀.example.com/𝒳 and x@bücher.de"
+    status, answer = post(server, "/api/links", {"text": text})
+    assert status == 200
+    units = text.encode("utf-16-le", "surrogatepass")
+    assert [
+        units[2 * a : 2 * b].decode("utf-16-le", "surrogatepass")
+        for a, b in (link["utf16"] for link in answer["links"])
+    ] == [link.text for link in find_links(text)]
+    assert answer["utf16_length"] == len(units) // 2
+
+
+def test_format_box(server: serve.PlaygroundServer) -> None:
+    url = "https://xn--bcher-kva.de/stra%C3%9Fe?q=%E2%82%AC"
+    assert post(server, "/api/format", {"input": url}) == (
+        200,
+        {"kind": "url", "minimal": format_url(url), "maximal": format_url(url, escape="maximal")},
+    )
+    assert post(server, "/api/format", {"input": "x@xn--bcher-kva.de", "unicode_version": "17.0.0"}) == (
+        200,
+        {"kind": "email", "minimal": format_email("x@xn--bcher-kva.de", unicode_version="17.0.0")},
+    )
+    status, answer = post(server, "/api/format", {"input": "javascript:alert(1)"})
+    assert status == 200 and "javascript" in answer["error"] and "minimal" not in answer
+
+
+def test_settings(server: serve.PlaygroundServer) -> None:
+    status, _, body = request(server, "GET", "/api/settings")
+    settings = json.loads(body)
+    assert status == 200 and settings["choices"]["unicode_version"] == list(available_versions())
+    assert settings["choices"]["policy"] == list(POLICIES) and settings["limits"] == LIMITS
+    assert settings["defaults"]["unicode_version"] == DEFAULT_UNICODE_VERSION
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"text": 1}, "text"),
+        ({}, "text"),
+        ({"text": "x", "schemes": "http"}, "schemes"),
+        ({"text": "x", "schemes": [1]}, "schemes"),
+        ({"text": "x", "schemes": ["javascript"]}, "schemes"),
+        ({"text": "x", "schemes": ["no scheme"]}, "schemes"),
+        ({"text": "x", "schemes": ["s"] * 33}, "schemes"),
+        ({"text": "x", "require_scheme": "yes"}, "require_scheme"),
+        ({"text": "x", "require_scheme": 1}, "require_scheme"),
+        ({"text": "x", "unicode_version": 17}, "unicode_version"),
+        ({"text": "x", "unicode_version": "99.0.0"}, "unicode_version"),
+        ({"text": "x", "policy": "lax"}, "policy"),
+        ({"text": "x", "policy": ["default"]}, "policy"),
+        ({"text": "x", "preset": 3}, "preset"),
+        ({"text": "x", "truncate": True}, "truncate"),
+        ({"text": "x", "truncate": 0}, "truncate"),
+        ({"text": "x", "truncate": 1.5}, "truncate"),
+        ({"text": "x", "truncate": 10**6}, "truncate"),
+        ({"text": "x", "truncate_location": "left"}, "truncate_location"),
+        ({"text": "x", "strip_prefix": None}, "strip_prefix"),
+        ({"text": "x", "cjk_prose": "true"}, "cjk_prose"),
+        ({"text": "x", "colour": "red"}, "colour"),
+        ({"text": "x" * (LIMITS["text_chars"] + 1)}, "text"),
+    ],
+)
+def test_a_bad_field_is_a_400_naming_it(server: serve.PlaygroundServer, payload: dict[str, Any], field: str) -> None:
+    status, answer = post(server, "/api/links", payload)
+    assert status == 400 and answer["field"] == field and field in answer["error"], answer
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b'{"text": "x"', "not JSON"),
+        (b"[" * 200_000, "not JSON"),
+        (b'{"text": NaN}', "not JSON"),
+        (b'{"text": "x", "text": "y"}', "given twice"),
+        (b'{"text": "x", "truncate": ' + b"9" * 5000 + b"}", "not JSON"),
+        (b'["text"]', "JSON object"),
+        (b'"text"', "JSON object"),
+        (b'{"text": "\xff"}', "not UTF-8"),
+        (b"\xfe\xff\x00{\x00}", "not UTF-8"),  # (UTF-16, which json.loads of bytes would take)
+    ],
+)
+def test_a_bad_body_is_a_400(server: serve.PlaygroundServer, body: bytes, says: str) -> None:
+    status, answer = post(server, "/api/links", body)
+    assert status == 400 and says in answer["error"], answer
+
+
+def test_oversize_bodies_are_refused(server: serve.PlaygroundServer) -> None:
+    big = json.dumps({"text": "a.io " * (LIMITS["body_bytes"] // 5)}).encode()
+    assert len(big) > LIMITS["body_bytes"]
+    status, answer = post(server, "/api/links", big)
+    assert status == 413 and "262,144" in answer["error"]
+    # A Content-Length over the limit is refused before any of the body is read.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(
+            f"POST /api/links HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {10**11}\r\n\r\n".encode()
+        )
+        assert s.recv(4096).startswith(b"HTTP/1.0 413 ")
+
+
+def test_the_largest_hostile_request_is_answered(server: serve.PlaygroundServer) -> None:
+    """The most links a request can hold (a link every five characters, the
+    whole text limit): answered, every link reported, within the generous
+    time the client allows (the work is linear in the text, D130)."""
+    text = ("a.io " * (LIMITS["text_chars"] // 5))[: LIMITS["text_chars"]]
+    status, answer = post(server, "/api/links", {"text": text, "truncate": 3, "policy": "strict"})
+    assert status == 200
+    assert len(answer["links"]) == len(list(find_links(text))) == LIMITS["text_chars"] // 5
+    assert answer["html"] == linkify(text, policy=Policy.strict(), display={"max_length": 3, "location": "end"})
+    dense = ("https://" + "x." * 30 + "example.com/(" + "[" * 40 + ") ") * 1000
+    status, answer = post(server, "/api/links", {"text": dense[: LIMITS["text_chars"]]})
+    assert status == 200 and len(answer["links"]) == len(list(find_links(dense[: LIMITS["text_chars"]])))
+
+
+@pytest.mark.parametrize(
+    ("host", "allowed"),
+    [
+        ("127.0.0.1:{port}", True),
+        ("localhost:{port}", True),
+        ("LOCALHOST:{port}", True),
+        ("[::1]:{port}", True),
+        ("evil.example:{port}", False),  # DNS rebinding: a name that resolves to 127.0.0.1
+        ("127.0.0.1.nip.io:{port}", False),
+        ("127.0.0.1:{other}", False),
+        ("127.0.0.1", False),
+        ("::1:{port}", False),
+        ("", False),
+    ],
+)
+def test_the_host_header_must_name_this_server(server: serve.PlaygroundServer, host: str, allowed: bool) -> None:
+    value = host.format(port=server.port, other=server.port + 1)
+    for method, body in (("GET", None), ("POST", b'{"text": "example.com"}')):
+        status, _, data = request(
+            server, method, "/api/links" if body else "/", body, {"Host": value, "Content-Type": "application/json"}
+        )
+        assert (status != 421) == allowed, (method, value, status, data)
+        if allowed:
+            assert status == 200
+
+
+def test_no_host_header_is_refused(server: serve.PlaygroundServer) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+        assert s.recv(4096).startswith(b"HTTP/1.0 421 ")
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"Origin": "http://evil.example"}, 403),
+        ({"Origin": "null"}, 403),
+        ({"Origin": "http://127.0.0.1:1"}, 403),
+        ({"Origin": "https://127.0.0.1:{port}"}, 403),
+        ({"Sec-Fetch-Site": "cross-site"}, 403),
+        ({"Sec-Fetch-Site": "same-site"}, 403),
+        ({"Origin": "http://127.0.0.1:{port}", "Sec-Fetch-Site": "same-origin"}, 200),
+        ({}, 200),  # (curl, scripts: no browser sends a POST without an Origin)
+        ({"Content-Type": "text/plain"}, 415),  # (what a form or a "simple" cross-site fetch can send)
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+        ({"Content-Type": "application/json; charset=latin-1"}, 415),
+        ({"Content-Type": "application/json; charset=utf-8"}, 200),
+    ],
+)
+def test_other_origins_and_content_types_are_refused(
+    server: serve.PlaygroundServer, headers: dict[str, str], status: int
+) -> None:
+    sent = {"Content-Type": "application/json", **{k: v.format(port=server.port) for k, v in headers.items()}}
+    got, answer_headers, data = request(server, "POST", "/api/links", b'{"text": "example.com"}', sent)
+    assert got == status, data
+    assert "access-control-allow-origin" not in answer_headers
+
+
+def test_other_methods_paths_and_garbage(server: serve.PlaygroundServer) -> None:
+    for method in ("PUT", "DELETE", "OPTIONS", "PATCH"):
+        status, headers, data = request(server, method, "/api/links", b"{}")
+        assert status == 501 and headers["content-type"] == "application/json" and b"<" not in data
+        assert "access-control-allow-origin" not in headers
+    assert request(server, "GET", "/etc/passwd")[0] == 404
+    assert request(server, "GET", "/../serve.py")[0] == 404
+    assert request(server, "POST", "/api/nothing", b"{}", {"Content-Type": "application/json"})[0] == 404
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(b"\x16\x03\x01 garbage <script>\r\n\r\n")
+        answer = s.recv(4096)
+        assert answer.startswith(b"HTTP/1.0 400 ") and b"<script>" not in answer and b"Traceback" not in answer
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:  # no Content-Length
+        s.sendall(
+            f"POST /api/links HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n".encode()
+        )
+        assert s.recv(4096).startswith(b"HTTP/1.0 411 ")
+
+
+def test_a_bug_is_a_500_without_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(request: Any) -> dict[str, Any]:
+        raise RuntimeError("secret detail /home/user")
+
+    monkeypatch.setitem(serve.API, "/api/links", broken)
+    running = serve.make_server(port=0)
+    threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        status, answer = post(running, "/api/links", {"text": "x"})
+        assert status == 500 and "secret" not in json.dumps(answer) and running.failures == 1
+    finally:
+        running.shutdown()
+        running.server_close()
+
+
+def test_a_slow_client_is_cut_off_and_others_are_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serve._Handler, "timeout", 0.5)
+    running = serve.make_server(port=0)
+    threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        with socket.create_connection(("127.0.0.1", running.port), timeout=30) as slow:
+            slow.sendall(
+                f"POST /api/links HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\nContent-Type: application/json\r\n"
+                'Content-Length: 100\r\n\r\n{"text": '.encode()
+            )
+            assert post(running, "/api/links", {"text": "example.com"})[0] == 200  # (meanwhile)
+            started = time.monotonic()
+            assert slow.recv(4096).startswith(b"HTTP/1.0 408 ")
+            assert time.monotonic() - started < 25
+        with socket.create_connection(("127.0.0.1", running.port), timeout=30) as silent:  # not even a request line
+            assert silent.recv(4096) == b""
+    finally:
+        running.shutdown()
+        running.server_close()
+
+
+def test_a_busy_server_says_so(monkeypatch: pytest.MonkeyPatch, server: serve.PlaygroundServer) -> None:
+    monkeypatch.setattr(serve, "BUSY_WAIT", 0.1)
+    for _ in range(serve.SLOTS):
+        assert server.slots.acquire(timeout=5)
+    try:
+        status, answer = post(server, "/api/links", {"text": "x"})
+        assert status == 503 and "busy" in answer["error"]
+    finally:
+        for _ in range(serve.SLOTS):
+            server.slots.release()
+    assert post(server, "/api/links", {"text": "x"})[0] == 200
