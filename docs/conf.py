@@ -240,3 +240,8 @@ def setup(app: Any) -> None:
     app.connect("autodoc-process-docstring", _track_module)
     app.connect("autodoc-skip-member", _skip_elsewhere)
     app.connect("missing-reference", _resolve_short_name)
+
+
+# Options are written --jobs and quotes as typed: docutils' smart quotes would turn
+# `--` into an en dash in headings and prose (uts58 detect –jobs).
+smartquotes = False

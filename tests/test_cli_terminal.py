@@ -707,3 +707,275 @@ def test_standalone_and_pre_in_chromium(capsys: pytest.CaptureFixture[str], tmp_
     assert result["fragmentText"] == expected
     assert result["hrefs"] == [[a.href, a.text] for a in Linkifier().anchors(PAGE_TEXT)]
     assert result["wraps"] and result["longest"] > 240  # the long line wrapped: no horizontal scroll
+
+
+# --------------------------------------------------------------------------
+# Review fixes: every format on a terminal, messages, --json, the environment, pages
+
+
+def page_pictures(text: str) -> str:
+    """What a page holds of ``text`` (D128), written out character by
+    character: D127's pictures, but a CR stays (a line end the parser reads)
+    and a noncharacter is ``<U+XXXX>`` too."""
+    out = []
+    for c in text:
+        code = ord(c)
+        if c in "\t\n\r":
+            out.append(c)
+        elif code < 0x20:
+            out.append(chr(0x2400 + code))
+        elif code == 0x7F:
+            out.append("␡")
+        elif 0x80 <= code <= 0x9F or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
+            out.append(f"<U+{code:04X}>")
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+HOSTILE_HTML = "<p>hi \x1b]0;PWNED\x07 \x1b[2J see example.com\u009b6n</p>\r\n<pre>x\rexample.org\x7f</pre>\r"
+# Plain text: SAMPLE's escapes, a lone CR and a CR at the very end (held, then shown as ␍).
+TERMINAL_TEXT = SAMPLE + "hi \x1b]0;PWNED\x07 \x1b[2J see example.com \x00\x7f\u0085\r\nlast x.org\r"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["--format", "html"], ["--markdown"], ["--pre"], ["--standalone"], ["--html"], ["--html", "--markdown"]],
+)
+def test_every_format_on_a_terminal_shows_controls(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path, argv: list[str]
+) -> None:
+    """Finding 1: what linkify writes to a terminal, in any format, is what
+    it writes to a pipe with D127's mapping (the test's own) applied to the
+    whole: no escape of the file's reaches the terminal, also when a CRLF is
+    cut between two reads.  To a pipe or a file it stays byte for byte."""
+    import uts58._cli_io
+
+    if argv == ["--html", "--markdown"]:  # (the one form that is no form: a usage error, nothing written)
+        with pytest.raises(SystemExit):
+            run_on(clean_env, TTY(), "linkify", *argv, "-")
+        assert sys.stdout.getvalue() == ""
+        return
+    text = HOSTILE_HTML if "--html" in argv else TERMINAL_TEXT
+    f = tmp_path / "in.txt"
+    f.write_bytes(text.encode())
+    code, piped = run_on(clean_env, io.StringIO(), "linkify", *argv, str(f))
+    page = "--pre" in argv or "--standalone" in argv
+    # The pipe gets the file's own escapes, but for a page (D128: pictures there too).
+    assert code == 0 and (ESC in piped) is not page and (page_pictures(piped) == piped) is page
+    if argv in ([], ["--format", "html"]):
+        assert piped == linkify(text)
+    elif argv == ["--markdown"]:
+        assert piped == linkify(text, format="markdown")
+    code, shown = run_on(clean_env, TTY(), "linkify", *argv, str(f))
+    assert code == 0
+    assert shown == pictures(piped)
+    assert read_escapes(shown) == {"text": shown, "links": [], "underlined": []}
+    assert shown.endswith(("␍", "␍</pre>\n", "␍</pre>\n</body>\n</html>\n"))  # (the held CR at the end)
+    # -o FILE is byte for byte what the pipe got, on a terminal or not.
+    target = tmp_path / "out.txt"
+    code, stdout = run_on(clean_env, TTY(), "linkify", *argv, str(f), "-o", str(target))
+    assert code == 0 and stdout == "" and target.read_bytes().decode() == piped
+    if "--html" in argv:
+        return
+    # Standard input in reads of a few bytes: a CRLF cut between reads stays one line end.
+    for read_size in (1, 2, 7):
+        clean_env.setattr(uts58._cli_io, "READ_SIZE", read_size)
+        clean_env.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+        code, streamed = run_on(clean_env, TTY(), "linkify", *argv)
+        assert code == 0
+        assert streamed == shown.replace(f"<title>{f}</title>", "<title>uts58</title>")
+
+
+def test_other_commands_on_a_terminal_show_controls(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The docs' promise: everything uts58 writes to a terminal; check, tlds
+    and format write no escapes of their own, so theirs are pictures too."""
+    item = "http://a.example/\x1b[2J\u009b"
+    for argv in (["check", item], ["check", "x\x07y.example\r"]):
+        code, piped = run_on(clean_env, io.StringIO(), *argv)
+        assert ESC in piped or "\x07" in piped
+        code, shown = run_on(clean_env, TTY(), *argv)
+        assert shown == pictures(piped) and read_escapes(shown)["text"] == shown
+    name = tmp_path / "tlds\x1b[2J.txt"
+    name.write_text("# Version 2024010100\nCOM\nORG\n", encoding="ascii")
+    code, piped = run_on(clean_env, io.StringIO(), "tlds", "--file", str(name))
+    assert code == 0 and str(name) in piped
+    code, shown = run_on(clean_env, TTY(), "tlds", "--file", str(name))
+    assert code == 0 and shown == pictures(piped) and ESC not in shown
+
+
+@pytest.mark.parametrize("control", ["\x1b[2J", "\x07", "\u009b6n", "\r", "\x7f"])
+def test_error_messages_show_file_names(capsys: pytest.CaptureFixture[str], tmp_path: Path, control: str) -> None:
+    """Finding 2: a file name in a message on standard error (missing, not
+    UTF-8, an argparse error naming it) is shown with D127's pictures."""
+    missing = str(tmp_path / f"zz{control}")
+    for argv in (["detect", missing], ["linkify", "--format", "osc8", missing], ["linkify", "--pre", missing]):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err == f"uts58 {argv[0]}: {pictures(missing)}: No such file or directory\n"
+    bad = tmp_path / f"bad{control}.txt"
+    bad.write_bytes(b"example.com \xff")
+    assert main(["detect", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"uts58 detect: {pictures(str(bad))}: invalid UTF-8 at byte offset 12 (invalid start byte)\n"
+    # (a --tlds string with a line break is a list, not a path: uts58.tlds.load_source)
+    missing = missing.replace("\r", "\x1b")
+    with pytest.raises(SystemExit):
+        main(["detect", "--tlds", missing, "-"])
+    err = capsys.readouterr().err
+    assert f"argument --tlds: {pictures(missing)}: No such file" in err and ESC not in err
+    read_escapes(err)  # (no control left at all)
+
+
+def test_detect_json_escapes_c1_and_del(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Finding 3: DEL and the C1 controls in a file name (UTF-8 or not) are
+    JSON escapes, never the characters; json.loads gives the name back."""
+    names = [
+        os.fsdecode(os.fsencode(tmp_path) + b"/a\xc2\x9b6n\x7f\x1b.txt"),  # UTF-8: C1 CSI, DEL, ESC
+        os.fsdecode(os.fsencode(tmp_path) + b"/b\xc2\x85\xff.txt"),  # NEL, and a byte that is not UTF-8
+    ]
+    for name in names:
+        with open(os.fsencode(name), "wb") as handle:
+            handle.write(b"see example.com and x@example.org\n")
+    code, out = run_on(clean_env, TTY(), "detect", "--json", *names)
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 4
+    for line in lines:
+        assert not re.search("[\x00-\x1f\x7f-\x9f]", line), line
+    assert [json.loads(line)["file"] for line in lines] == [names[0], names[0], names[1], names[1]]
+    assert [os.fsencode(json.loads(line)["file"]) for line in lines[::2]] == [os.fsencode(n) for n in names]
+
+
+def test_tlds_json_escapes_c1_and_del(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``tlds --json`` writes its lines as ``detect --json`` does: the source's
+    name with DEL and the C1 controls as JSON escapes (D128)."""
+    name = os.fsdecode(os.fsencode(tmp_path) + b"/t\xc2\x9b6n\x7f.txt")
+    with open(os.fsencode(name), "wb") as handle:
+        handle.write(b"# Version 2026112700\nCOM\nDE\n")
+    code, out = run_on(clean_env, TTY(), "tlds", "--json", "--file", name)
+    assert code == 0
+    assert not re.search("[\x00-\x1f\x7f-\x9f]", out.rstrip("\n")), out
+    assert json.loads(out)["count"] == 2 and "\x9b" in json.loads(out)["source"]
+
+
+GARBAGE_VERSIONS = [
+    {"VTE_VERSION": "²"},  # (str.isdigit, which int() refuses)
+    {"VTE_VERSION": "٥٠٠٠"},  # (Arabic-Indic digits: int() reads them; not a VTE version)
+    {"VTE_VERSION": "9" * 5000},  # (over int()'s 4300 digits)
+    {"VTE_VERSION": "0" * 4996 + "5000"},
+    {"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "9" * 5000},
+    {"TERM_PROGRAM": "vscode", "TERM_PROGRAM_VERSION": "1." + "9" * 5000},
+    {"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "³.¹"},
+    {"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "junk"},
+]
+
+
+@pytest.mark.parametrize("env", GARBAGE_VERSIONS)
+def test_garbage_versions_support_nothing(clean_env: pytest.MonkeyPatch, env: dict[str, str]) -> None:
+    """Finding 4: a version that is not ASCII digits, or is too long, is no
+    version: no hyperlinks, and no traceback on a terminal."""
+    assert supports_hyperlinks(env) is False
+    for name, value in env.items():
+        clean_env.setenv(name, value)
+    clean_env.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"see example.com\n")))
+    code, out = run_on(clean_env, TTY(), "linkify", "--format", "auto")
+    assert code == 0 and out == "see example.com\n"
+    clean_env.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"see example.com\n")))
+    code, out = run_on(clean_env, TTY(), "detect")
+    assert code == 0 and read_escapes(out) == {
+        "text": f"see {OPEN_MARK}example.com{CLOSE_MARK}\n",
+        "links": [],
+        "underlined": ["example.com"],
+    }
+    # A good version next to them still counts.
+    assert supports_hyperlinks({"VTE_VERSION": "7600"}) and supports_hyperlinks({"VTE_VERSION": "000005000"})
+    assert supports_hyperlinks({"TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.5.0beta1"})
+
+
+# FORCE_HYPERLINK as npm supports-hyperlinks reads it: no when parseInt(value, 10) === 0.
+FORCE_CASES = [
+    ("0", False),
+    ("00", False),
+    ("0.0", False),
+    (" 0x", False),
+    ("-0", False),
+    ("+000", False),
+    ("\u3000\t0 ", False),
+    ("\ufeff0", False),
+    ("1", True),
+    ("false", True),
+    ("no", True),
+    ("x0", True),
+    (" ", True),
+    ("01", True),
+    ("0" * 5000 + "1", True),
+    ("\x1c0", True),  # (Python's white space, not JavaScript's: NaN)
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), FORCE_CASES)
+def test_force_hyperlink_is_parse_int(value: str, expected: bool) -> None:
+    """Finding 6: FORCE_HYPERLINK decides, over TERM=dumb and a known terminal alike."""
+    assert supports_hyperlinks({"FORCE_HYPERLINK": value, "TERM": "dumb"}) is expected
+    assert supports_hyperlinks({"FORCE_HYPERLINK": value, "TERM": "xterm-kitty"}) is expected
+    assert supports_hyperlinks({"FORCE_HYPERLINK": "", "TERM": "xterm-kitty"})  # (empty: not set)
+
+
+def test_force_hyperlink_cases_agree_with_node() -> None:
+    """The table above is what JavaScript's own parseInt says (node, when
+    installed: the table is checked by the test above either way)."""
+    import shutil
+
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("UTS58_REQUIRE_NODE"):
+            pytest.fail("UTS58_REQUIRE_NODE is set and there is no node")
+        pytest.skip("no node to run JavaScript's parseInt (the table is still tested)")
+    script = "const v = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+    script += "console.log(JSON.stringify(v.map(s => !(s.length > 0 && parseInt(s, 10) === 0))));"
+    done = subprocess.run(
+        [node, "-e", script],
+        input=json.dumps([value for value, _ in FORCE_CASES]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(done.stdout) == [expected for _, expected in FORCE_CASES]
+
+
+PAGE_CONTROLS = (
+    "every control: "
+    + "".join(map(chr, range(0x20)))
+    + "\x7f"
+    + "".join(map(chr, range(0x80, 0xA0)))
+    + " example.com/a\x1b[2J b\n noncharacters \ufdd0\ufdef\ufffe\uffff\U0001fffe\U0010ffff x@example.org\r\n"
+    "lone CR\rend \u2028 \u202e bidi\n"
+)
+
+
+@pytest.mark.parametrize("form", ["--standalone", "--pre"])
+def test_pages_hold_no_invalid_code_point(capsys: pytest.CaptureFixture[str], tmp_path: Path, form: str) -> None:
+    """Finding 5: a page holds the input's controls and noncharacters as
+    pictures (D128), so html5lib and justhtml find no parse error; the
+    <pre>'s text is the input so mapped, its line ends made \\n, and the
+    links are the anchors'.  The title shows a file name's controls so too."""
+    from justhtml import JustHTML
+
+    f = tmp_path / "a\x1b[2J\x7f\u0085.txt"
+    f.write_bytes(PAGE_CONTROLS.encode())
+    assert main(["linkify", form, str(f)]) == 0
+    out = capsys.readouterr().out
+    tree, errors = html5lib_check(out, fragment=form == "--pre")
+    assert errors == []
+    pre = tree.find(".//pre") if form == "--standalone" else tree.find("pre")
+    assert "".join(pre.itertext()) == normalized(page_pictures(PAGE_CONTROLS))
+    anchors = list(Linkifier().anchors(PAGE_CONTROLS))
+    assert [a.get("href") for a in pre.iter("a")] == [x.href for x in anchors] and len(anchors) == 2
+    doc = JustHTML(out, sanitize=False, collect_errors=True, fragment=form == "--pre")
+    assert doc.errors == []
+    (jpre,) = doc.query("pre")
+    assert jpre.to_text(separator="", strip=False) == normalized(page_pictures(PAGE_CONTROLS))
+    if form == "--standalone":
+        assert tree.find(".//title").text == page_pictures(str(f))

@@ -177,10 +177,10 @@ _CHECKER = doctest.OutputChecker()
 
 @pytest.mark.parametrize("block", CONSOLE, ids=str)
 def test_console_session(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each command runs in a directory holding a copy of examples/; its output
+    """Each command runs in a directory holding a copy of examples/ (so a
+    command names examples/sample.txt as it would from a checkout); its output
     is compared as a doctest's is (``...`` stands for any text, D123)."""
-    for example in (ROOT / "examples").iterdir():
-        shutil.copy(example, tmp_path / example.name)
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "100")  # (argparse wraps its usage lines to the terminal)
     for command in commands(block):

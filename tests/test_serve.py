@@ -4,7 +4,9 @@ against the library's own, and every request it must refuse."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
+import io
 import json
 import signal
 import socket
@@ -211,7 +213,8 @@ def test_cli_prints_the_url_serves_and_stops_on_ctrl_c(argv: tuple[str, ...], wa
         err = process.stderr.read() if process.stderr else ""
         assert err.endswith("uts58 serve: stopped\n")
         assert ("other machines can reach" in err) == warned
-        assert url.startswith("http://0.0.0.0:" if warned else "http://127.0.0.1:")
+        assert ("listening on all interfaces (0.0.0.0)" in err) == warned
+        assert url == f"http://127.0.0.1:{port}/"  # (a browser opens it; not http://0.0.0.0:P/)
     finally:
         process.kill()
         process.wait(30)
@@ -459,9 +462,9 @@ def test_a_bug_is_a_500_without_its_traceback(monkeypatch: pytest.MonkeyPatch) -
         running.server_close()
 
 
-def test_a_slow_client_is_cut_off_and_others_are_served(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(serve._Handler, "timeout", 0.5)
+def test_a_slow_client_is_cut_off_and_others_are_served() -> None:
     running = serve.make_server(port=0)
+    running.socket_timeout = 0.5
     threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         with socket.create_connection(("127.0.0.1", running.port), timeout=30) as slow:
@@ -481,7 +484,7 @@ def test_a_slow_client_is_cut_off_and_others_are_served(monkeypatch: pytest.Monk
 
 
 def test_a_busy_server_says_so(monkeypatch: pytest.MonkeyPatch, server: serve.PlaygroundServer) -> None:
-    monkeypatch.setattr(serve, "BUSY_WAIT", 0.1)
+    monkeypatch.setattr(server, "busy_wait", 0.1)
     for _ in range(serve.SLOTS):
         assert server.slots.acquire(timeout=5)
     try:
@@ -491,3 +494,257 @@ def test_a_busy_server_says_so(monkeypatch: pytest.MonkeyPatch, server: serve.Pl
         for _ in range(serve.SLOTS):
             server.slots.release()
     assert post(server, "/api/links", {"text": "x"})[0] == 200
+
+
+@contextlib.contextmanager
+def started(log: io.StringIO | None = None, **limits: float) -> Iterator[serve.PlaygroundServer]:
+    """A server of its own, with some of its limits (D130) shrunk."""
+    running = serve.make_server(port=0, log=log)
+    for name, value in limits.items():
+        assert hasattr(running, name)
+        setattr(running, name, value)
+    thread = threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield running
+    finally:
+        running.shutdown()
+        running.server_close()
+        thread.join(10)
+    assert running.failures == 0
+
+
+def raw(server: serve.PlaygroundServer, data: bytes) -> bytes:
+    """What the server answers ``data`` sent on a socket of its own, read to the end."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+        s.sendall(data)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def closed(connection: socket.socket) -> bool:
+    """Whether the server has closed ``connection`` without a word."""
+    try:
+        return connection.recv(4096) == b""
+    except ConnectionResetError:
+        return True
+
+
+def test_control_characters_of_a_request_are_escaped_in_the_log() -> None:
+    log = io.StringIO()
+    with started(log) as running:
+        host = f"Host: 127.0.0.1:{running.port}\r\n".encode()
+        # An OSC setting the terminal's title, an SGR colour, DEL, a C1 CSI (0x9b); a lone CR.
+        hostile = b"/\x1b]0;PWNED\x07\x1b[31mred\x7f\x9b2J"
+        assert raw(running, b"GET " + hostile + b" HTTP/1.1\r\n" + host + b"\r\n").startswith(b"HTTP/1.0 404 ")
+        assert raw(running, b"GET " + hostile + b"\rmore HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.0 400 ")
+    written = log.getvalue()
+    assert written.count("\n") == 2, written  # (the 404, the 400)
+    assert not [c for c in written if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) < 0xA0], written
+    assert written.count("/\\x1b]0;PWNED\\x07\\x1b[31mred\\x7f\\x9b2J") == 2, written
+    assert written.count("2J\\x0dmore HTTP/1.1") == 1, written  # (the 400's request line, as http.server logs it)
+
+
+@pytest.mark.parametrize(
+    ("length", "status"),
+    [
+        (b"\xb2", 400),  # superscript two: str.isdigit() is true of it
+        (b"\xb9\xb2", 400),
+        (b"+17", 400),
+        (b"-17", 400),
+        (b"17, 17", 400),
+        (b"0x11", 400),
+        (b"1_7", 400),
+        (b"", 400),
+        (b" 17\t", 200),
+        (b"0" * 30 + b"17", 200),
+        (b"9" * 13, 413),
+        (b"9" * 60_000, 413),  # (not converted: int() of so many digits is slow, or refused)
+        (None, 411),
+    ],
+)
+def test_the_content_length_is_ascii_digits(server: serve.PlaygroundServer, length: bytes | None, status: int) -> None:
+    body = b'{"text": "a.io"} '
+    assert len(body) == 17
+    head = (
+        f"POST /api/links HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n".encode()
+        + (b"" if length is None else b"Content-Length: " + length + b"\r\n")
+    )
+    answer = raw(server, head + b"\r\n" + body)
+    assert answer.startswith(f"HTTP/1.0 {status} ".encode()), answer[:200]
+    data = json.loads(answer.partition(b"\r\n\r\n")[2])
+    assert ("links" in data) == (status == 200) and b"Traceback" not in answer
+
+
+def _trickle(connection: socket.socket, stop: threading.Event) -> None:
+    with contextlib.suppress(OSError):
+        while not stop.wait(0.1):
+            connection.sendall(b" ")
+
+
+def test_the_body_deadline_holds_whatever_each_read_waits() -> None:
+    """The body arrives within body_deadline in all: a read waits no longer
+    than the time left, so a client that stalls, or trickles a byte at a
+    time (each read well within the socket's timeout), is cut off then."""
+    with started(socket_timeout=8.0, body_deadline=0.6) as running:
+        head = (
+            f"POST /api/links HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\nContent-Type: application/json\r\n"
+            "Content-Length: 100\r\n\r\n"
+        ).encode()
+        for trickle in (False, True):
+            with socket.create_connection(("127.0.0.1", running.port), timeout=30) as slow:
+                slow.sendall(head + b"{")
+                started_at = time.monotonic()
+                stop = threading.Event()
+                if trickle:
+                    threading.Thread(target=_trickle, args=(slow, stop), daemon=True).start()
+                try:
+                    assert slow.recv(4096).startswith(b"HTTP/1.0 408 ")
+                finally:
+                    stop.set()
+                assert 0.5 < time.monotonic() - started_at < 4, trickle  # (not the socket's 8 s)
+        assert post(running, "/api/links", {"text": "example.com"})[0] == 200
+
+
+def test_a_slow_body_holds_no_slot_of_work() -> None:
+    """A body is read before the request takes one of the SLOTS: as many
+    clients sending their bodies slowly as there are slots leave the server
+    free to answer others (it only waits busy_wait for a slot)."""
+    with started(body_deadline=30.0, busy_wait=0.2) as running:
+        head = (
+            f"POST /api/links HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\nContent-Type: application/json\r\n"
+            "Content-Length: 100\r\n\r\n{"
+        ).encode()
+        slow = [socket.create_connection(("127.0.0.1", running.port), timeout=30) for _ in range(serve.SLOTS + 1)]
+        try:
+            for connection in slow:
+                connection.sendall(head)
+            deadline = time.monotonic() + 20
+            while running.connections < len(slow) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.3)  # (the slow requests' threads are reading their bodies by now)
+            assert post(running, "/api/links", {"text": "example.com"})[0] == 200
+        finally:
+            for connection in slow:
+                connection.close()
+
+
+def test_the_head_has_a_deadline_in_all() -> None:
+    """A client sending a header line now and then, each within the socket's
+    timeout, is cut off when head_deadline has passed since it connected."""
+    with started(socket_timeout=8.0, head_deadline=0.6) as running:
+        with socket.create_connection(("127.0.0.1", running.port), timeout=30) as slow:
+            stop = threading.Event()
+
+            def send() -> None:
+                with contextlib.suppress(OSError):
+                    slow.sendall(b"GET / HTTP/1.1\r\n")
+                    while not stop.wait(0.1):
+                        slow.sendall(b"X-Slow: 1\r\n")
+
+            threading.Thread(target=send, daemon=True).start()
+            started_at = time.monotonic()
+            try:
+                assert closed(slow)
+            finally:
+                stop.set()
+            assert 0.5 < time.monotonic() - started_at < 4
+        assert request(running, "GET", "/")[0] == 200
+
+
+def test_the_connections_open_at_once_are_bounded() -> None:
+    with started(max_connections=2, head_deadline=60.0) as running:
+        idle = [socket.create_connection(("127.0.0.1", running.port), timeout=30) for _ in range(2)]
+        try:
+            deadline = time.monotonic() + 20
+            while running.connections < 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert running.connections == 2
+            with socket.create_connection(("127.0.0.1", running.port), timeout=30) as third:
+                started_at = time.monotonic()
+                assert closed(third) and time.monotonic() - started_at < 10  # (at once: not at the head's deadline)
+            idle.pop().close()
+            while running.connections > 1 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert request(running, "GET", "/")[0] == 200
+        finally:
+            for connection in idle:
+                connection.close()
+
+
+def test_a_server_on_every_interface_gives_a_loopback_url() -> None:
+    running = serve.make_server("0.0.0.0", 0)
+    try:
+        assert running.everywhere and not running.loopback
+        assert running.url == f"http://127.0.0.1:{running.port}/"
+    finally:
+        running.server_close()
+    try:
+        running = serve.make_server("::", 0)
+    except OSError as exc:
+        pytest.skip(f"this machine cannot listen on IPv6 ({exc})")
+    try:
+        assert running.everywhere and running.url == f"http://[::1]:{running.port}/"
+    finally:
+        running.server_close()
+    running = serve.make_server(port=0)
+    try:
+        assert not running.everywhere and running.url == f"http://127.0.0.1:{running.port}/"
+    finally:
+        running.server_close()
+
+
+def test_the_footer_names_the_host_the_page_came_from(server: serve.PlaygroundServer) -> None:
+    _, _, script = request(server, "GET", "/playground.js")
+    assert b"Served from ${location.host} by" in script and b"127.0.0.1" not in script
+
+
+@pytest.mark.parametrize("name", ["Host", "Content-Length"])
+def test_a_header_given_twice_is_a_400(server: serve.PlaygroundServer, name: str) -> None:
+    body = b'{"text": "a.io"}'
+    host = f"Host: 127.0.0.1:{server.port}\r\n".encode()
+    length = f"Content-Length: {len(body)}\r\n".encode()
+    twice = {"Host": host, "Content-Length": length}[name]
+    head = b"POST /api/links HTTP/1.1\r\n" + host + length + twice + b"Content-Type: application/json\r\n\r\n"
+    answer = raw(server, head + body)
+    assert answer.startswith(b"HTTP/1.0 400 ") and f"the {name} header is given more than once".encode() in answer
+    assert raw(server, head.replace(twice, b"", 1) + body).startswith(b"HTTP/1.0 200 ")  # (once: answered)
+
+
+@pytest.mark.parametrize(
+    ("target", "host", "status"),
+    [
+        ("http://127.0.0.1:{port}/api/links", "127.0.0.1:{port}", 200),
+        ("HTTP://localhost:{port}/api/links?x=1", None, 200),
+        ("http://[::1]:{port}/api/links", "evil.example:{port}", 200),  # (RFC 9112 §3.2.2: Host is ignored)
+        ("http://evil.example:{port}/api/links", "127.0.0.1:{port}", 421),
+        ("http://127.0.0.1:{other}/api/links", "127.0.0.1:{port}", 421),
+        ("https://127.0.0.1:{port}/api/links", "127.0.0.1:{port}", 400),
+        ("http://user@127.0.0.1:{port}/api/links", "127.0.0.1:{port}", 400),
+        ("http:///api/links", "127.0.0.1:{port}", 400),
+        ("api/links", "127.0.0.1:{port}", 400),
+        ("*", "127.0.0.1:{port}", 400),
+    ],
+)
+def test_an_absolute_form_target_is_checked_as_a_host(
+    server: serve.PlaygroundServer, target: str, host: str | None, status: int
+) -> None:
+    body = b'{"text": "see a.io"}'
+    line = f"POST {target} HTTP/1.1\r\n" + (f"Host: {host}\r\n" if host else "")
+    head = line.format(port=server.port, other=server.port + 1) + (
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    answer = raw(server, head.encode() + body)
+    assert answer.startswith(f"HTTP/1.0 {status} ".encode()), answer[:300]
+    data = json.loads(answer.partition(b"\r\n\r\n")[2])
+    assert (status != 200) or [link["text"] for link in data["links"]] == ["a.io"]
+    if status == 200:  # the page, too, and an Origin is compared with the target's authority
+        page = raw(server, f"GET http://127.0.0.1:{server.port}?x HTTP/1.1\r\n\r\n".encode())
+        assert page.startswith(b"HTTP/1.0 200 ") and b"uts58 playground" in page
+        origin = f"Origin: http://127.0.0.1:{server.port}\r\n".encode()
+        absolute = f"POST http://127.0.0.1:{server.port}/api/links HTTP/1.1\r\n".encode()
+        rest = f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+        assert raw(server, absolute + origin + rest).startswith(b"HTTP/1.0 200 ")
+        assert raw(server, absolute + origin.replace(b"127.0.0.1", b"evil.example") + rest).startswith(b"HTTP/1.0 403 ")

@@ -211,7 +211,9 @@ def test_a_bad_option_is_reported_not_rendered(page: Page) -> None:
     assert page.errors() == ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]
 
 
-def test_the_format_box(page: Page) -> None:
+def test_the_format_box(page: Page, server: PlaygroundServer) -> None:
+    footer = page.evaluate("document.getElementById('limits').textContent")
+    assert footer.startswith(f"Served from 127.0.0.1:{server.port} by uts58 ")  # (the page's own host: location.host)
     url = "https://xn--bcher-kva.de/%E2%82%AC?q=%F0%9F%8E%89"
     page.evaluate("(() => { const f = document.getElementById('format-input'); f.focus(); f.select(); })()")
     page.insert_text(url)

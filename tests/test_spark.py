@@ -244,6 +244,31 @@ def test_spark_reads_what_dask_writes(spark: Any, tmp_path: Path) -> None:
     assert [row["found_count"] for row in rows] == [len(w) for w in want]
 
 
+def test_what_dask_reads_back_filters_and_writes_every_reader_opens(spark: Any, tmp_path: Path) -> None:
+    # Review of D125: Spark's files and uts58.dask's, read back by Dask, filtered and written again.
+    import dask
+    import dask.dataframe as dd
+
+    from uts58.dask import add_link_columns, with_links_type
+
+    df = spark.createDataFrame(spark.sparkContext.parallelize(ROWS, 3), "id long, body string")
+    df.withColumn("found", links_udf()("body")).write.parquet(str(tmp_path / "spark"))
+    frame = pd.DataFrame({"id": [i for i, _ in ROWS], "body": pd.Series([b for _, b in ROWS], dtype=object)})
+    with dask.config.set(scheduler="sync"):
+        add_link_columns(dd.from_pandas(frame, npartitions=3), "body", prefix="found").to_parquet(tmp_path / "dask")
+        for source in ["spark", "dask"]:
+            back = with_links_type(dd.read_parquet(tmp_path / source))  # "found" is found by its stored type
+            back[back["id"] % 2 == 0].to_parquet(tmp_path / f"{source}-even")
+    want = [Finder().records(body) for i, body in ROWS if i % 2 == 0]
+    assert [] in want and any(want)
+    for source in ["spark", "dask"]:
+        for reader, got in parquet_links_everywhere(tmp_path / f"{source}-even", "found").items():
+            assert got == want, (source, reader)
+        again = spark.read.parquet(str(tmp_path / f"{source}-even"))
+        assert again.schema["found"].dataType == links_type()
+        assert [[link.asDict() for link in row["found"]] for row in again.orderBy("id").collect()] == want
+
+
 def test_the_bench_corpus_is_multilingual_with_new_hosts() -> None:
     # bench/spark.py's text (D126): deterministic, of the size asked, several scripts, links and
     # emails, and hosts that are new (no cache answers for most of them).

@@ -4,13 +4,12 @@ records, in blocks on many processes (D66, D74, D87, D88)."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
 
-from ._cli_io import STDIN, CLIError, check_inputs, encodable, pieces_of
+from ._cli_io import STDIN, CLIError, check_inputs, encodable, json_line, pieces_of
 from ._cli_io import progress as progress_bar
 from ._cli_io import streamed as is_streamed
 from ._decoding import decode
@@ -143,7 +142,7 @@ def _write_links(
         ascii_only = not encodable(name)
         for record, (start, end) in zip(links, spans, strict=True):
             record = {"file": name, **record, "start": start + base, "end": end + base}  # D33, D88
-            out.write(json.dumps(record, ensure_ascii=ascii_only) + "\n")
+            out.write(json_line(record, ascii_only))
     elif args.visible:
         assert text is not None
         hrefs = ((r["start"], r["end"], r["href"]) for r in links)

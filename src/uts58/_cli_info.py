@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from . import __version__
-from ._cli_io import STDIN, CLIError, stdin
+from ._cli_io import STDIN, CLIError, json_line, stdin
 from .conformance import TEST_VERSIONS, run_detection_file, run_formatting_file
 from .properties import DEFAULT_UNICODE_VERSION, available_versions
 from .tlds import TldSource, default_source, load_source
@@ -54,7 +53,7 @@ def run_tlds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         record: dict[str, Any] = {"source": source.source, "date": source.date, "count": len(tlds)}
         if args.list:
             record["tlds"] = tlds
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        out.write(json_line(record))
     elif args.list:
         out.writelines(tld + "\n" for tld in tlds)
     else:

@@ -7,23 +7,25 @@ from __future__ import annotations
 import argparse
 import codecs
 import html
+import json
 import os
+import re
 import secrets
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from typing import IO, TYPE_CHECKING, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from ._decoding import check_utf8, decode
 from .errors import DecodeError
 from .stream import _pieces
-from .terminal import _held_cr, is_terminal, linkify_osc8, supports_hyperlinks
+from .terminal import _held_cr, _picture, is_terminal, linkify_osc8, supports_hyperlinks, visible
 
 if TYPE_CHECKING:
     from .linkifier import Linkifier
 
-__all__ = ["STDIN", "CLIError", "output", "pieces_of", "read_text"]
+__all__ = ["STDIN", "CLIError", "Shown", "output", "pieces_of", "read_text"]
 
 
 STDIN = "-"  # as a file name: standard input
@@ -32,6 +34,48 @@ READ_SIZE = 1 << 18  # bytes per read of a streamed input
 
 class CLIError(Exception):
     """A one-line error for the user; the command exits with status 2."""
+
+
+class Shown:
+    """A terminal's text stream for a command that writes no escapes of its
+    own: everything written goes through :func:`uts58.terminal.visible`
+    (D127), a CR ending one write held for the next (so a CRLF cut between
+    two writes stays a line end; :meth:`finish` shows one left at the end).
+
+    >>> import io
+    >>> tty = io.StringIO()
+    >>> shown = Shown(tty)
+    >>> for text in ("a\\x1b[2Jb\\r", "\\nc\\x9b\\r"):
+    ...     _ = shown.write(text)
+    >>> shown.finish()
+    >>> tty.getvalue()
+    'a␛[2Jb\\r\\nc<U+009B>␍'
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self._held = ""
+
+    def write(self, text: str) -> int:
+        written = self._held + text
+        self._held = "\r" if written.endswith("\r") else ""
+        self.stream.write(visible(written[:-1] if self._held else written))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return True
+
+    def finish(self) -> None:
+        if self._held:
+            self.stream.write(visible(self._held))
+            self._held = ""
 
 
 def stdin() -> IO[bytes]:
@@ -300,6 +344,7 @@ def check_format(args: argparse.Namespace) -> None:
         parser.error(f"argument --markdown: is --format markdown (not with --format {args.format})")
     args.format = "markdown" if args.markdown else args.format or "html"
     args.markdown = args.format == "markdown"
+    args.own_escapes = args.format in ("osc8", "auto")  # (else main shows controls on a terminal: D127)
     page = "--standalone" if args.standalone else "--pre" if args.pre else None
     if page and (args.format != "html" or args.html):
         why = "the input is HTML already: --html" if args.html else f"not with --format {args.format}"
@@ -324,6 +369,27 @@ _PAGE_HEAD = """<!doctype html>
 """
 _PAGE_TAIL = "</pre>\n</body>\n</html>\n"
 
+# D128: what a page cannot hold without an HTML parse error ("control-character-
+# in-input-stream", "noncharacter-in-input-stream"): the C0 controls but tab, LF,
+# CR (CR and CRLF are line ends the parser makes LF), DEL, the C1 controls, the
+# noncharacters; and FF (no parse error, but no line break either).  Shown as
+# D127 shows them on a terminal.
+_NOT_ON_A_PAGE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef"
+    + "".join(f"{chr(plane | 0xFFFE)}{chr(plane | 0xFFFF)}" for plane in range(0, 0x110000, 0x10000))
+    + "]"
+)
+
+
+def page_text(html_text: str) -> str:
+    """HTML written into a ``--standalone`` or ``--pre`` page, with the
+    characters a page cannot hold shown as pictures or ``<U+XXXX>`` (D128).
+
+    >>> page_text("a\\x1b[2J\\x00b\\r\\n\\x85\\ufffe")
+    'a␛[2J␀b\\r\\n&lt;U+0085&gt;&lt;U+FFFE&gt;'
+    """
+    return _NOT_ON_A_PAGE.sub(lambda m: html.escape(_picture(m)), html_text)  # (<U+0085> is text, no tag)
+
 
 def page_title(names: list[str]) -> str:
     """The ``<title>`` of ``--standalone``: the file names given (``-``:
@@ -332,7 +398,7 @@ def page_title(names: list[str]) -> str:
         return "uts58"
     # (a name that is not UTF-8, read with surrogateescape, shows U+FFFD where the output could not hold it)
     shown = (name.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for name in names)
-    return html.escape(", ".join("standard input" if name == STDIN else name for name in shown), quote=False)
+    return page_text(html.escape(", ".join("standard input" if name == STDIN else name for name in shown), quote=False))
 
 
 def write_linkified(names: list[str], args: argparse.Namespace, linkifier: Linkifier, out: TextIO) -> None:
@@ -355,10 +421,23 @@ def write_linkified(names: list[str], args: argparse.Namespace, linkifier: Linki
         out.write(_PAGE_HEAD.format(title=page_title(names)))
     elif args.pre:
         out.write("<pre>\n")
+    page = args.standalone or args.pre
     for name in names:
         for piece in pieces_of(name, args.errors):
-            out.write(linkifier.render(piece))
+            html_text = linkifier.render(piece)
+            out.write(page_text(html_text) if page else html_text)
     if args.standalone:
         out.write(_PAGE_TAIL)
     elif args.pre:
         out.write("</pre>\n")
+
+
+# D128: json.dumps writes DEL and the C1 controls as they are (a terminal reading
+# UTF-8 C1 takes U+009B as CSI); JSON output holds no escape, so they are \u escapes.
+_JSON_RAW_CONTROLS = re.compile("[\x7f-\x9f]")
+
+
+def json_line(record: dict[str, Any], ascii_only: bool = False) -> str:
+    """One line of JSON output (``detect --json``, ``tlds --json``), with no raw control character."""
+    line = json.dumps(record, ensure_ascii=ascii_only)
+    return _JSON_RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", line) + "\n"

@@ -51,9 +51,12 @@ def arrow_type() -> Any:
 
 
 def pandas_dtype() -> Any:
-    """:func:`arrow_type` as a ``pd.ArrowDtype``: the dtype of a links
-    column in a Dask meta, which Dask's ``to_parquet`` writes as the column's
-    Parquet type (the values are lists of records: D125)."""
+    """:func:`arrow_type` as a ``pd.ArrowDtype``: what
+    ``read_parquet(..., dtype_backend="pyarrow")`` gives a links column.  No
+    column of uts58's has it: a nested ``ArrowDtype`` written to Parquet
+    names itself in the file's pandas metadata, which pandas cannot read
+    back, so a Dask links column holds lists under a meta named ``object``
+    (D125)."""
     import pandas as pd
 
     return pd.ArrowDtype(arrow_type())

@@ -376,7 +376,7 @@ JS = r"""// uts58 playground: sends the form to the local server, writes what co
     $("schemes").value = d.schemes.join(", ");
     const limits = settings.limits;
     $("truncate").max = String(limits.truncate);
-    $("limits").textContent = `Served from 127.0.0.1 by uts58 ${settings.version}. A request holds at most ` +
+    $("limits").textContent = `Served from ${location.host} by uts58 ${settings.version}. A request holds at most ` +
       `${limits.text_chars.toLocaleString("en")} characters (${limits.body_bytes / 1024} KiB); nothing is stored.`;
     for (const node of document.querySelectorAll("#options input, #options select")) {
       node.addEventListener(node.type === "text" || node.type === "number" ? "input" : "change", changed);

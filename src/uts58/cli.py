@@ -6,7 +6,7 @@ import argparse
 import sys
 import unicodedata
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, cast
 
 from ._cli_detect import color_argument, run_detect
 from ._cli_format import run_format
@@ -14,6 +14,7 @@ from ._cli_info import Version, run_conformance, run_tlds, version_report
 from ._cli_io import (
     STDIN,
     CLIError,
+    Shown,
     check_format,
     check_inputs,
     encodable,
@@ -34,6 +35,7 @@ from .parallel import DEFAULT_BLOCK
 from .playground import DEFAULT_HOST, DEFAULT_PORT
 from .properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 from .security import Policy, check_link, with_policy_extensions
+from .terminal import is_terminal, visible
 from .tlds import load_source
 
 __all__ = ["main", "version_report"]
@@ -353,8 +355,16 @@ def _detection_options(p: argparse.ArgumentParser, *, linkify: bool) -> None:
         )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's, with its error messages (which may quote a file name or a
+    file's line) shown as :func:`uts58.terminal.visible` shows text (D127)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(visible(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="uts58",
         description="Unicode link detection and formatting (UTS #58).",
     )
@@ -393,7 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
     color_argument(p)
     _detection_options(p, linkify=False)
     _io_options(p)
-    p.set_defaults(run=run_detect, prepare=_prepare, parser=p)
+    p.set_defaults(run=run_detect, prepare=_prepare, parser=p, own_escapes=True)  # (D127, D128: its own mapping)
 
     p = sub.add_parser(
         "linkify", help="write text files (or standard input) as HTML (a page too), Markdown or terminal hyperlinks"
@@ -486,7 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=run_tlds)
 
-    p = sub.add_parser("serve", help="the playground page: try detection and formatting in a browser (D129)")
+    p = sub.add_parser("serve", help="the playground page: try detection and formatting in a browser")
     p.add_argument(
         "--host", default=DEFAULT_HOST, help="the interface to listen on (default: %(default)s, this machine only)"
     )
@@ -510,11 +520,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if prepare is not None:
             prepare(args)  # usage errors (exit 2) before any input is read or output opened
         with output(destination) as (out, atomic):
-            status: int = args.run(args, out, sys.stderr)
+            # D127: a terminal shows the controls of what a command writes (its
+            # input's, a file name's) as pictures; detect and linkify --format
+            # osc8|auto write escapes of their own and map the text themselves.
+            shown = Shown(out) if is_terminal(out) and not getattr(args, "own_escapes", False) else None
+            status: int = args.run(args, out if shown is None else cast(TextIO, shown), sys.stderr)
+            if shown is not None:
+                shown.finish()
             if status != 0 and atomic:
                 raise CLIError(f"not writing {destination}: the command failed")
     except CLIError as exc:
-        sys.stderr.write(f"uts58 {args.command}: {exc}\n")
+        # (a message may name a file, or quote one: D127's mapping, terminal or not)
+        sys.stderr.write(f"uts58 {args.command}: {visible(str(exc))}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write(f"uts58 {args.command}: interrupted\n")
@@ -524,7 +541,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 1
     except OSError as exc:  # writing the output failed (a full disk, …)
-        sys.stderr.write(f"uts58 {args.command}: {destination or '<stdout>'}: {exc.strerror or exc}\n")
+        message = f"{destination or '<stdout>'}: {exc.strerror or exc}"
+        sys.stderr.write(f"uts58 {args.command}: {visible(message)}\n")
         return 2
     return status
 

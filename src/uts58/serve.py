@@ -7,9 +7,10 @@ The standard library's ``http.server.ThreadingHTTPServer``, bound to
 web pages the browser has open: the Host header must name this server by an
 IP address, ``localhost`` or the host it was started with (DNS rebinding),
 a POST must come from the page's own origin with a JSON body, and every
-answer carries a strict Content-Security-Policy.  A body is at most 256 KiB
-and read within a deadline; the text it holds bounds the work, which is
-linear in it (D130).
+answer carries a strict Content-Security-Policy.  A body is at most 256 KiB;
+the request's head and its body each arrive within a deadline, and the
+connections open at once are bounded; the text a body holds bounds the work,
+which is linear in it (D130).
 
 :func:`answer` is the API without HTTP:
 
@@ -23,8 +24,11 @@ linear in it (D130).
 from __future__ import annotations
 
 import argparse
+import io
 import ipaddress
 import json
+import math
+import re
 import socket
 import socketserver
 import sys
@@ -43,10 +47,13 @@ from .playground import DEFAULT_HOST, DEFAULT_PORT, LIMITS, analyze, format_addr
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "PlaygroundServer", "answer", "host_allowed", "make_server"]
 
 MAX_BODY = LIMITS["body_bytes"]
+# D130: the defaults of PlaygroundServer's limits (attributes, so that a test can shrink them).
 SOCKET_TIMEOUT = 10.0  # seconds a read or write of the socket may wait
+HEAD_DEADLINE = 10.0  # seconds the request line and headers may take in all (a header every few seconds)
 BODY_DEADLINE = 20.0  # seconds the whole body may take to arrive (a client sending a byte at a time)
 BUSY_WAIT = 5.0  # seconds a request waits for a free slot before 503
 SLOTS = 4  # requests worked on at once (each is linear in its text, D130)
+CONNECTIONS = 32  # connections open at once (a thread each); another is closed at once
 
 API: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "/api/links": analyze,
@@ -64,6 +71,14 @@ _HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
+# What is logged is the client's bytes: each control character (C0, DEL, C1)
+# as \xNN, as http.server's own log_message writes it, so that no escape
+# sequence of a request line reaches the operator's terminal.
+_LOGGED = str.maketrans({c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))})
+# An absolute-form request target (RFC 9112 §3.2.2): its authority and the path.
+_ABSOLUTE = re.compile(r"http://([^/?#@]+)([/?][^#]*)?", re.IGNORECASE)
+# A Content-Length: ASCII digits only (str.isdigit is true of "²").
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -143,14 +158,50 @@ def host_allowed(host: str | None, server_host: str, port: int) -> bool:
     return bracketed == (address.version == 6)  # ([::1]:8058, 127.0.0.1:8058; not ::1:8058)
 
 
+class _DeadlineReader(io.RawIOBase):
+    """The socket, read until ``deadline`` (a time.monotonic): each read
+    waits at most ``timeout`` and never past the deadline, so that a part of
+    a request (its head, its body) has a deadline in all, not only for each
+    read (D130).  Past it, a read raises TimeoutError."""
+
+    def __init__(self, connection: socket.socket, timeout: float) -> None:
+        super().__init__()
+        self._connection = connection
+        self._timeout = timeout
+        self.deadline = math.inf
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the deadline has passed")
+        self._connection.settimeout(min(self._timeout, left))
+        try:
+            return self._connection.recv_into(buffer)
+        finally:
+            self._connection.settimeout(self._timeout)  # (a write waits the whole timeout)
+
+
 class _Handler(BaseHTTPRequestHandler):
     """One request: the page's files, the settings, the API; nothing else."""
 
     server: PlaygroundServer
     server_version = "uts58-serve"
     sys_version = ""
-    timeout = SOCKET_TIMEOUT  # (StreamRequestHandler: the socket's timeout)
     error_content_type = "application/json"
+    _host = ""  # the host the request names: its Host header, or the authority of an absolute-form target
+    _length = 0  # the body's Content-Length, once checked
+    _body = b""
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.socket_timeout)  # (for writes; each read sets its own)
+        self.rfile.close()  # (the socket's own reader: reads go through the deadline instead)
+        self._reader = _DeadlineReader(self.connection, self.server.socket_timeout)
+        self._reader.deadline = time.monotonic() + self.server.head_deadline
+        self.rfile = io.BufferedReader(self._reader)
 
     def version_string(self) -> str:
         return self.server_version
@@ -188,10 +239,27 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         log = self.server.log
         if log is not None:
-            log.write(f"{self.address_string()} - {format % args}\n")
+            log.write(f"{self.address_string()} - {(format % args).translate(_LOGGED)}\n")
 
     def _allowed(self) -> bool:
-        if not host_allowed(self.headers.get("Host"), self.server.host, self.server.port):
+        """Whether the request is for this server (else its refusal is sent):
+        one Host header and one Content-Length at most (RFC 9112 §3.2, §6.3:
+        two may disagree, and which one wins is the attacker's game), and the
+        host it names allowed (D129).  An absolute-form target's authority is
+        that host, its path the path (RFC 9112 §3.2.2)."""
+        for name in ("Host", "Content-Length"):
+            if len(self.headers.get_all(name, ())) > 1:
+                self._json(400, {"error": f"the {name} header is given more than once"})
+                return False
+        self._host = self.headers.get("Host", "")
+        if not self.path.startswith("/"):
+            absolute = _ABSOLUTE.fullmatch(self.path)
+            if absolute is None:
+                self._json(400, {"error": "the request target is neither a path nor an http:// URL"})
+                return False
+            self._host, path = absolute.group(1), absolute.group(2) or "/"
+            self.path = path if path.startswith("/") else "/" + path
+        if not host_allowed(self._host, self.server.host, self.server.port):
             self._json(421, {"error": "the Host header does not name this server (DNS rebinding is refused)"})
             return False
         return True
@@ -214,15 +282,17 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         if not self._allowed():
             return
-        refused = self._refused()
+        # The body is read before a slot is taken: a slow client holds a
+        # connection (at most max_connections), never one of the SLOTS of work (D130).
+        refused = self._refused() or self._read()
         if refused is not None:
             self._json(*refused)
             return
-        if not self.server.slots.acquire(timeout=BUSY_WAIT):
+        if not self.server.slots.acquire(timeout=self.server.busy_wait):
             self._json(503, {"error": "the server is busy; try again"})
             return
         try:
-            status, data = self._answer()
+            status, data = answer(self.path.split("?", 1)[0], self._body)
         except Exception:  # (a bug: say so, and never send a traceback)
             self.server.failures += 1
             status, data = 500, {"error": "internal error (the server's log has nothing more: report it)"}
@@ -233,7 +303,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _refused(self) -> tuple[int, dict[str, str]] | None:
         """Why a POST is not read: another origin, not JSON, no length, too long."""
         origin = self.headers.get("Origin")
-        if origin is not None and origin.lower() != f"http://{self.headers.get('Host', '')}".lower():
+        if origin is not None and origin.lower() != f"http://{self._host}".lower():
             return 403, {"error": "a request from another origin is refused"}
         fetch_site = self.headers.get("Sec-Fetch-Site")
         if fetch_site is not None and fetch_site not in ("same-origin", "none"):
@@ -245,46 +315,59 @@ class _Handler(BaseHTTPRequestHandler):
             return 415, {"error": "the body must be JSON (Content-Type: application/json)"}
         if self.headers.get("Transfer-Encoding"):
             return 411, {"error": "send the body with a Content-Length"}
-        length = self.headers.get("Content-Length", "")
-        if not length.isdigit() or len(length) > 12:
+        length = self.headers.get("Content-Length")
+        if length is None:
             return 411, {"error": "send the body with a Content-Length"}
-        if int(length) > MAX_BODY:
+        digits = length.strip(" \t")
+        if not _DIGITS.fullmatch(digits):  # (RFC 9112 §6.3: an invalid length is a 400)
+            return 400, {"error": "the Content-Length is not a number"}
+        digits = digits.lstrip("0") or "0"
+        if len(digits) > 12 or int(digits) > MAX_BODY:  # (at most 12 digits: int() of a long one is slow)
             self.close_connection = True  # (the body is not read)
-            return 413, {"error": f"the body is {int(length):,} bytes; the most is {MAX_BODY:,}"}
+            shown = f"{int(digits):,}" if len(digits) <= 12 else f"more than {10**12 - 1:,}"
+            return 413, {"error": f"the body is {shown} bytes; the most is {MAX_BODY:,}"}
+        self._length = int(digits)
         return None
 
-    def _answer(self) -> tuple[int, dict[str, Any]]:
-        length = int(self.headers["Content-Length"])
-        deadline = time.monotonic() + BODY_DEADLINE
+    def _read(self) -> tuple[int, dict[str, str]] | None:
+        """Read the body into ``_body`` within ``body_deadline``; or why not."""
+        length = self._length
+        self._reader.deadline = time.monotonic() + self.server.body_deadline
         chunks = []
         while length:
-            if time.monotonic() > deadline:
-                self.close_connection = True
-                return 408, {"error": "the body took too long to arrive"}
             try:
                 chunk = self.rfile.read1(min(length, 65536))
-            except TimeoutError:
+            except TimeoutError:  # (a read waited too long, or the body's deadline passed)
                 self.close_connection = True
                 return 408, {"error": "the body took too long to arrive"}
             if not chunk:
                 return 400, {"error": "the body is shorter than its Content-Length"}
             chunks.append(chunk)
             length -= len(chunk)
-        return answer(self.path.split("?", 1)[0], b"".join(chunks))
+        self._body = b"".join(chunks)
+        return None
 
 
 class PlaygroundServer(ThreadingHTTPServer):
     """The playground's HTTP server on ``host`` and ``port`` (0: a free port);
-    ``url`` is where it is.  ``log``: where each request is logged (None: nowhere).
+    ``url`` is where to browse to it.  ``log``: where each request is logged
+    (None: nowhere).  Its limits (D130) are attributes: ``socket_timeout``,
+    ``head_deadline``, ``body_deadline``, ``busy_wait`` (seconds) and
+    ``max_connections``.
 
     >>> server = PlaygroundServer("127.0.0.1", 0, log=None)
-    >>> server.url.startswith("http://127.0.0.1:"), server.port > 0
-    (True, True)
+    >>> server.url.startswith("http://127.0.0.1:"), server.port > 0, server.max_connections
+    (True, True, 32)
     >>> server.server_close()
     """
 
     daemon_threads = True
     allow_reuse_address = True
+    socket_timeout = SOCKET_TIMEOUT
+    head_deadline = HEAD_DEADLINE
+    body_deadline = BODY_DEADLINE
+    busy_wait = BUSY_WAIT
+    max_connections = CONNECTIONS
 
     def __init__(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, log: TextIO | None = sys.stderr) -> None:
         if not isinstance(host, str):
@@ -302,6 +385,8 @@ class PlaygroundServer(ThreadingHTTPServer):
         self.log = log
         self.slots = threading.BoundedSemaphore(SLOTS)
         self.failures = 0  # (requests that met a bug: the tests check there are none)
+        self.connections = 0  # (open now, each with its thread)
+        self._counting = threading.Lock()
         super().__init__((str(infos[0][4][0]), int(infos[0][4][1])), _Handler)
         self.port: int = self.socket.getsockname()[1]
 
@@ -310,16 +395,55 @@ class PlaygroundServer(ThreadingHTTPServer):
         socketserver.TCPServer.server_bind(self)
         self.server_name, self.server_port = str(self.server_address[0]), int(self.server_address[1])
 
+    def process_request(self, request: Any, client_address: Any) -> None:
+        # D130: a thread per connection, and at most max_connections of them;
+        # another connection is closed at once (it has not been read, so no answer).
+        with self._counting:
+            full = self.connections >= self.max_connections
+            if not full:
+                self.connections += 1
+        if full:
+            if self.log is not None:
+                self.log.write(f"{client_address[0]} - closed: {self.max_connections} connections are open\n")
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._closed_one()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._closed_one()
+
+    def _closed_one(self) -> None:
+        with self._counting:
+            self.connections -= 1
+
     def handle_error(self, request: Any, client_address: Any) -> None:
-        # A client gone (reset, timed out) is no error of the server's; anything else is logged as usual.
+        # A client gone (reset, timed out) is no error of the server's; anything else is a bug, logged as usual.
         if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            with self._counting:
+                self.failures += 1
             super().handle_error(request, client_address)
 
     @property
+    def everywhere(self) -> bool:
+        """Does the server listen on every interface (``0.0.0.0``, ``::``)?"""
+        return ipaddress.ip_address(self.socket.getsockname()[0]).is_unspecified
+
+    @property
     def url(self) -> str:
-        """The page's address."""
-        address = self.socket.getsockname()[0]
-        shown = f"[{address}]" if ":" in address else address
+        """The page's address: where the server listens, or this machine's
+        loopback address when it listens everywhere (a browser does not open
+        ``http://0.0.0.0:P/`` everywhere)."""
+        address = ipaddress.ip_address(self.socket.getsockname()[0])
+        if address.is_unspecified:
+            address = ipaddress.ip_address("::1" if address.version == 6 else "127.0.0.1")
+        shown = f"[{address}]" if address.version == 6 else str(address)
         return f"http://{shown}:{self.port}/"
 
     @property
@@ -350,8 +474,9 @@ def run_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         hint = " (another program has it: try --port 0)" if exc.errno == 98 else ""
         raise CLIError(f"cannot listen on {args.host} port {args.port}: {exc.strerror or exc}{hint}") from None
     if not server.loopback:
+        where = f"all interfaces ({args.host})" if server.everywhere else args.host
         err.write(
-            f"uts58 serve: warning: listening on {args.host}, which other machines can reach:"
+            f"uts58 serve: warning: listening on {where}, which other machines can reach:"
             " anyone who can connect can use the playground\n"
         )
     try:

@@ -14,6 +14,7 @@ told by :func:`supports_hyperlinks` (D128).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
@@ -181,10 +182,28 @@ HYPERLINK_TERMINALS = {
     "TERM_PROGRAM": frozenset({"iTerm.app", "WezTerm", "vscode", "ghostty", "Hyper", "terminology", "rio"}),
 }
 _MINIMUM_VERSION = {"iTerm.app": (3, 1), "vscode": (1, 72)}
+_DIGITS = re.compile("[0-9]+")
+_MAX_DIGITS = 9  # (no version part or VTE_VERSION is longer; a longer one is garbage)
+# parseInt's leading white space (ECMAScript's WhiteSpace and LineTerminator), a sign, digits.
+_PARSE_INT = re.compile("[\t\n\v\f\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*[+-]?([0-9]+)")
 
 
-def _version(value: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", value)[:2])
+def _version(value: str) -> tuple[int, ...] | None:
+    """The first two numbers of a version (ASCII digits only: ``str.isdigit``
+    takes ``²``, which ``int`` refuses); None for a number too long to be
+    one (int() of 4300 digits raises), which then supports nothing (D128)."""
+    parts = [m.group() for m in itertools.islice(_DIGITS.finditer(value), 2)]
+    if any(len(part) > _MAX_DIGITS for part in parts):
+        return None
+    return tuple(map(int, parts))
+
+
+def _forced(value: str) -> bool:
+    """``FORCE_HYPERLINK`` (not empty) as npm supports-hyperlinks reads it
+    (D128): no when JavaScript's ``parseInt(value, 10) === 0`` (``0``,
+    ``00``, ``0.0``, `` -0x``), else yes (``1``, ``false``: NaN)."""
+    m = _PARSE_INT.match(value)
+    return not (m and not m.group(1).strip("0"))
 
 
 def _check_env(env: object) -> None:
@@ -194,7 +213,8 @@ def _check_env(env: object) -> None:
 
 def supports_hyperlinks(env: Mapping[str, str]) -> bool:
     """Whether the terminal ``env`` (the environment) describes shows OSC 8
-    hyperlinks (D128): ``FORCE_HYPERLINK`` says (``0``: no, any other
+    hyperlinks (D128): ``FORCE_HYPERLINK`` says (a value JavaScript's
+    ``parseInt`` reads as 0 — ``0``, ``00``, ``0.0`` —: no; any other
     non-empty value: yes); else never on ``TERM=dumb``; else yes in Windows
     Terminal (``WT_SESSION``), kitty (``KITTY_WINDOW_ID``), VTE 0.50 or later
     (``VTE_VERSION`` ≥ 5000: GNOME Terminal, Tilix…), DomTerm, and the
@@ -206,22 +226,25 @@ def supports_hyperlinks(env: Mapping[str, str]) -> bool:
     (False, True)
     """
     _check_env(env)
-    force = env.get("FORCE_HYPERLINK", "").strip()
-    if force:
-        return force != "0"
+    force = env.get("FORCE_HYPERLINK", "")
+    if force:  # (empty: not set, as npm supports-hyperlinks 3 reads it)
+        return _forced(force)
     term = env.get("TERM", "")
     if term == "dumb":
         return False
     if env.get("WT_SESSION") or env.get("KITTY_WINDOW_ID") or env.get("DOMTERM"):
         return True
     vte = env.get("VTE_VERSION", "")
-    if vte.isdigit() and int(vte) >= 5000:
+    if _DIGITS.fullmatch(vte) and len(vte) <= _MAX_DIGITS and int(vte) >= 5000:
         return True
     program = env.get("TERM_PROGRAM", "")
     if program in HYPERLINK_TERMINALS["TERM_PROGRAM"]:
         version = env.get("TERM_PROGRAM_VERSION", "")
         minimum = _MINIMUM_VERSION.get(program)
-        return minimum is None or not version or _version(version) >= minimum
+        if minimum is None or not version:
+            return True
+        parsed = _version(version)
+        return parsed is not None and parsed >= minimum
     return term in HYPERLINK_TERMINALS["TERM"]
 
 
