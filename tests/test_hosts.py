@@ -247,7 +247,11 @@ def test_domain_to_unicode_skips_only_what_has_no_a_label() -> None:
     assert sum(1 for a in ascii_hosts if a and "xn--" in a) > 10
     for a in ascii_hosts:
         if a is not None:
-            assert domain_to_unicode(a) == idna_to_unicode(a)
+            # ada-url's IDNA data is 17.0's: under 18.0 the bridge decodes labels with newer
+            # characters (D118), whose Unicode form gives the same A-label back.
+            assert domain_to_unicode(a, unicode_version="17.0.0") == idna_to_unicode(a)
+            shown = domain_to_unicode(a)
+            assert shown == idna_to_unicode(a) or domain_to_ascii(shown) == a, a
 
 
 # The candidate pattern starts every alternative with one character of a

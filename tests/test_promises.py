@@ -157,6 +157,9 @@ def test_minimal_email_is_detected_whole_or_quoted(local: str, domain: str) -> N
     # (D99: an IRC ident's mark, a ban mask's "*" or a nick's "!" at the start
     # of a local-part is read as a reader of a chat log reads it; its own tests)
     assume(formatted[0] not in "~^+=*-" and "!" not in formatted)
+    # (D124: a local-part that is a host and a path, `x.al/@example.com`, reads as a URL
+    # whose path starts "/@", as profile links are written; its own test)
+    assume(not any(link.kind == "url" and link.start == 1 for link in find_links(" " + formatted + " ")))
     links = list(find_links(" " + formatted + " ", urls=False))
     if formatted.startswith('"'):
         assert links == [] or links[0].start > 1  # quoted local-parts are not linked (§5)
@@ -213,3 +216,14 @@ def test_lines_do_not_matter(lines: list[str]) -> None:
         expected += [(s + base, e + base, t) for s, e, t in spans(line)]
         base += len(line) + 1
     assert spans(text) == expected
+
+
+def test_a_host_and_a_path_before_at_reads_as_a_url() -> None:
+    """D124: ``x.al/@example.com`` is a host with the path ``/@example.com``
+    (``medium.com/@name``), not an address whose local-part ends in "/";
+    with ``urls=False`` nothing is reported, and an address without the host
+    before its "/" is one."""
+    for text in ["0.AL/@example.com", "medium.com/@someone"]:
+        assert [(link.kind, link.text) for link in find_links(f" {text} ")] == [("url", text)]
+        assert list(find_links(f" {text} ", urls=False)) == []
+    assert [(link.kind, link.text) for link in find_links(" a/@example.com ")] == [("email", "a/@example.com")]

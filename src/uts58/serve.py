@@ -81,18 +81,22 @@ _ABSOLUTE = re.compile(r"http://([^/?#@]+)([/?][^#]*)?", re.IGNORECASE)
 _DIGITS = re.compile(r"[0-9]+")
 
 
+class _NotJSON(ValueError):
+    """A request body the playground's JSON reader refuses (answered 400, never raised further)."""
+
+
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose keys are all different (a repeated key is refused, not silently overwritten)."""
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"the key {key[:64]!r} is given twice")
+            raise _NotJSON(f"the key {key[:64]!r} is given twice")
         out[key] = value
     return out
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+    raise _NotJSON(f"{name} is not JSON")
 
 
 def answer(path: str, body: bytes) -> tuple[int, dict[str, Any]]:
