@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 
-_FLAGS = [
+# What this machine's headless Chromium needs (no sandbox as root; no connections of its own,
+# which the closed network refuses); tests/cdp.py starts its live pages with these too.
+HEADLESS_FLAGS = [
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
@@ -28,8 +30,8 @@ _FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--virtual-time-budget=600000",
 ]
+_FLAGS = [*HEADLESS_FLAGS, "--virtual-time-budget=600000"]  # (for --dump-dom: the page's scripts run to the end)
 
 # The page's own script runs by its nonce; the policy blocks everything else
 # (event handlers of the parsed inputs, image loads, navigation), so parsing

@@ -21,18 +21,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from browser import chromium
+from browser import HEADLESS_FLAGS, chromium
 
 # tests/browser.py's flags, less --virtual-time-budget (it is for --dump-dom: a live page runs in real time).
 FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
+    *HEADLESS_FLAGS,
     "--disable-extensions",
     "--disable-default-apps",
     "--hide-scrollbars",

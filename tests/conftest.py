@@ -4,8 +4,12 @@ tests check the generator rather than reuse it)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,3 +112,25 @@ def parquet_links_everywhere(path: Path, column: str) -> dict[str, list[list[dic
         "pandas": [list(cell) for cell in frame.sort_values("id")[column]],
         "dask": [list(cell) for cell in lazy.compute().sort_values("id")[column]],
     }
+
+
+@contextlib.contextmanager
+def playground_running(log: Any = None, **limits: float) -> Iterator[Any]:
+    """A ``uts58 serve`` server on a free port of 127.0.0.1 (logging to
+    ``log``; some of its limits, D130, set to ``limits``), serving in a thread
+    until the block ends; then no request may have met a bug (a 500)."""
+    from uts58.serve import make_server
+
+    running = make_server(port=0, log=log)
+    for name, value in limits.items():
+        assert hasattr(running, name)
+        setattr(running, name, value)
+    thread = threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield running
+    finally:
+        running.shutdown()
+        running.server_close()
+        thread.join(10)
+    assert running.failures == 0  # no request met a bug (a 500)

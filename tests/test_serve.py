@@ -19,6 +19,7 @@ from typing import Any
 
 import html5lib
 import pytest
+from conftest import playground_running
 
 import uts58
 import uts58.serve as serve
@@ -38,14 +39,8 @@ TEXT = (
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[serve.PlaygroundServer]:
-    running = serve.make_server(port=0)
-    thread = threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield running
-    running.shutdown()
-    running.server_close()
-    thread.join(10)
-    assert running.failures == 0  # no request met a bug (a 500)
+    with playground_running() as running:
+        yield running
 
 
 def request(
@@ -496,24 +491,6 @@ def test_a_busy_server_says_so(monkeypatch: pytest.MonkeyPatch, server: serve.Pl
     assert post(server, "/api/links", {"text": "x"})[0] == 200
 
 
-@contextlib.contextmanager
-def started(log: io.StringIO | None = None, **limits: float) -> Iterator[serve.PlaygroundServer]:
-    """A server of its own, with some of its limits (D130) shrunk."""
-    running = serve.make_server(port=0, log=log)
-    for name, value in limits.items():
-        assert hasattr(running, name)
-        setattr(running, name, value)
-    thread = threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield running
-    finally:
-        running.shutdown()
-        running.server_close()
-        thread.join(10)
-    assert running.failures == 0
-
-
 def raw(server: serve.PlaygroundServer, data: bytes) -> bytes:
     """What the server answers ``data`` sent on a socket of its own, read to the end."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
@@ -534,7 +511,7 @@ def closed(connection: socket.socket) -> bool:
 
 def test_control_characters_of_a_request_are_escaped_in_the_log() -> None:
     log = io.StringIO()
-    with started(log) as running:
+    with playground_running(log) as running:
         host = f"Host: 127.0.0.1:{running.port}\r\n".encode()
         # An OSC setting the terminal's title, an SGR colour, DEL, a C1 CSI (0x9b); a lone CR.
         hostile = b"/\x1b]0;PWNED\x07\x1b[31mred\x7f\x9b2J"
@@ -588,7 +565,7 @@ def test_the_body_deadline_holds_whatever_each_read_waits() -> None:
     """The body arrives within body_deadline in all: a read waits no longer
     than the time left, so a client that stalls, or trickles a byte at a
     time (each read well within the socket's timeout), is cut off then."""
-    with started(socket_timeout=8.0, body_deadline=0.6) as running:
+    with playground_running(socket_timeout=8.0, body_deadline=0.6) as running:
         head = (
             f"POST /api/links HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\nContent-Type: application/json\r\n"
             "Content-Length: 100\r\n\r\n"
@@ -612,7 +589,7 @@ def test_a_slow_body_holds_no_slot_of_work() -> None:
     """A body is read before the request takes one of the SLOTS: as many
     clients sending their bodies slowly as there are slots leave the server
     free to answer others (it only waits busy_wait for a slot)."""
-    with started(body_deadline=30.0, busy_wait=0.2) as running:
+    with playground_running(body_deadline=30.0, busy_wait=0.2) as running:
         head = (
             f"POST /api/links HTTP/1.1\r\nHost: 127.0.0.1:{running.port}\r\nContent-Type: application/json\r\n"
             "Content-Length: 100\r\n\r\n{"
@@ -634,7 +611,7 @@ def test_a_slow_body_holds_no_slot_of_work() -> None:
 def test_the_head_has_a_deadline_in_all() -> None:
     """A client sending a header line now and then, each within the socket's
     timeout, is cut off when head_deadline has passed since it connected."""
-    with started(socket_timeout=8.0, head_deadline=0.6) as running:
+    with playground_running(socket_timeout=8.0, head_deadline=0.6) as running:
         with socket.create_connection(("127.0.0.1", running.port), timeout=30) as slow:
             stop = threading.Event()
 
@@ -655,7 +632,7 @@ def test_the_head_has_a_deadline_in_all() -> None:
 
 
 def test_the_connections_open_at_once_are_bounded() -> None:
-    with started(max_connections=2, head_deadline=60.0) as running:
+    with playground_running(max_connections=2, head_deadline=60.0) as running:
         idle = [socket.create_connection(("127.0.0.1", running.port), timeout=30) for _ in range(2)]
         try:
             deadline = time.monotonic() + 20

@@ -10,17 +10,17 @@ the tests skip, unless UTS58_REQUIRE_BROWSER is set (CI), where they fail.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cdp import Browser, Page
+from conftest import playground_running
 
 from uts58 import Linkifier, check_link, find_links, format_url, linkify
 from uts58.security import Policy
-from uts58.serve import PlaygroundServer, make_server
+from uts58.serve import PlaygroundServer
 
 TEXT = (
     "日本語のサイトは 日本語.jp/ガイド です。\n"
@@ -33,14 +33,8 @@ TEXT = (
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[PlaygroundServer]:
-    running = make_server(port=0)
-    thread = threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield running
-    running.shutdown()
-    running.server_close()
-    thread.join(10)
-    assert running.failures == 0
+    with playground_running() as running:
+        yield running
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from typing import IO, TYPE_CHECKING, Any, TextIO
 from ._decoding import check_utf8, decode
 from .errors import DecodeError
 from .stream import _pieces
-from .terminal import _held_cr, _picture, is_terminal, linkify_osc8, supports_hyperlinks, visible
+from .terminal import _CRHold, _held_cr, _picture, is_terminal, linkify_osc8, supports_hyperlinks, visible
 
 if TYPE_CHECKING:
     from .linkifier import Linkifier
@@ -54,12 +54,10 @@ class Shown:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self._held = ""
+        self._hold = _CRHold()
 
     def write(self, text: str) -> int:
-        written = self._held + text
-        self._held = "\r" if written.endswith("\r") else ""
-        self.stream.write(visible(written[:-1] if self._held else written))
+        self.stream.write(visible(self._hold.feed(text)))
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:
@@ -73,9 +71,8 @@ class Shown:
         return True
 
     def finish(self) -> None:
-        if self._held:
-            self.stream.write(visible(self._held))
-            self._held = ""
+        if rest := self._hold.rest():
+            self.stream.write(visible(rest))
 
 
 def stdin() -> IO[bytes]:

@@ -156,19 +156,32 @@ def linkify_osc8(text: str, linkifier: Linkifier | None = None, *, hyperlinks: b
     return mark_terminal(text, links, hyperlinks=hyperlinks)
 
 
+class _CRHold:
+    """The pieces of a stream with a CR that ends one moved to the start of
+    the next, so that :func:`visible` keeps a CRLF cut between two pieces;
+    :meth:`rest` gives a CR left at the end."""
+
+    def __init__(self) -> None:
+        self.held = ""
+
+    def feed(self, piece: str) -> str:
+        piece = self.held + piece
+        self.held = "\r" if piece.endswith("\r") else ""
+        return piece[:-1] if self.held else piece
+
+    def rest(self) -> str:
+        rest, self.held = self.held, ""
+        return rest
+
+
 def _held_cr(pieces: Iterable[str]) -> Iterator[str]:
-    """``pieces`` again, but a CR ending a piece moves to the start of the
-    next: :func:`visible` keeps a CRLF cut between two pieces of a stream."""
-    held = ""
+    """``pieces`` again, through a :class:`_CRHold` (empty pieces left out)."""
+    hold = _CRHold()
     for piece in pieces:
-        piece = held + piece
-        held = "\r" if piece.endswith("\r") else ""
-        if held:
-            piece = piece[:-1]
-        if piece:
+        if piece := hold.feed(piece):
             yield piece
-    if held:
-        yield held
+    if rest := hold.rest():
+        yield rest
 
 
 # D128: terminals that show OSC 8 hyperlinks, known by TERM (kitty, ghostty,
