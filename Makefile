@@ -73,8 +73,8 @@ lint: $(DEV_STAMP)
 	  $(CC) -fsyntax-only -std=c11 -Wall -Wextra -Wpedantic -Werror \
 	    -I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" $$f || exit 1; \
 	done
-	$(BIN)/ruff check src tests tools bench docs/conf.py docs/conftest.py
-	$(BIN)/ruff format --check src tests tools bench docs/conf.py docs/conftest.py
+	$(BIN)/ruff check src tests tools bench conftest.py docs/conf.py docs/conftest.py
+	$(BIN)/ruff format --check src tests tools bench conftest.py docs/conf.py docs/conftest.py
 	$(BIN)/mypy
 
 # The Spark row (D126) needs PySpark: bench installs it as make spark does.

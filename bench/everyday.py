@@ -30,9 +30,12 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import debian  # (bench/ is not a package: its siblings by path)
 
 ROOT = Path("/usr/share/games/fortunes")
 APT_PACKAGES = [
@@ -50,6 +53,7 @@ APT_PACKAGES = [
     "fortunes-pl",
     "fortunes-ru",
     "fortunes-mario",
+    "fortunes-fr",
 ]
 # Files at the top of ROOT that are not in English.
 _TOP_LANGUAGE = {
@@ -82,13 +86,14 @@ def language_of(rel: str) -> str:
     return _TOP_LANGUAGE.get(name, "en")
 
 
-def sources(root: Path = ROOT) -> list[Path]:
-    """The fortune text files (not the ``.dat`` indexes nor the ``.u8`` links), sorted."""
+def sources(paths: Iterable[Path]) -> list[Path]:
+    """The fortune text files among ``paths`` (the packages' files: not the
+    ``.dat`` indexes nor the ``.u8`` links), sorted."""
     out = []
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.is_symlink() or not path.is_file() or path.suffix in (".dat", ".u8"):
+    for path in sorted(paths):
+        if ROOT not in path.parents or path.suffix in (".dat", ".u8"):
             continue
+        rel = path.relative_to(ROOT).as_posix()
         if "debian-hints" in rel or "off" in rel.split("/")[:-1] or rel.startswith("off/") or rel == "translate-me":
             continue
         out.append(path)
@@ -106,11 +111,12 @@ def to_text(data: bytes) -> str | None:
     return _CONTROLS.sub("", "\n".join(lines))
 
 
-def build(out: Path, root: Path = ROOT) -> list[dict[str, object]]:
+def build(out: Path, packages: Iterable[str] = APT_PACKAGES) -> list[dict[str, object]]:
+    """Write the corpus of the named packages' fortunes into ``out``; its manifest."""
     manifest: list[dict[str, object]] = []
     seen: set[str] = set()
-    for path in sources(root):
-        rel = path.relative_to(root).as_posix()
+    for path in sources(debian.files(packages)):
+        rel = path.relative_to(ROOT).as_posix()
         text = to_text(path.read_bytes())
         if text is None:
             print(f"skipped (not UTF-8): {path}", file=sys.stderr)
@@ -142,11 +148,15 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--install", action="store_true", help="apt-get install the fortune packages first")
     args = parser.parse_args(argv)
     if args.install:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "install", "-y", "-qq", *APT_PACKAGES], check=True, env=env)
-    if not ROOT.is_dir():
-        print(f"no fortunes at {ROOT}: run with --install (root and apt-get)", file=sys.stderr)
+        missing = debian.install(APT_PACKAGES)
+        if missing:
+            print(f"not in the archive: {', '.join(missing)}", file=sys.stderr)
+    absent = debian.not_installed(APT_PACKAGES)
+    if len(absent) == len(APT_PACKAGES):
+        print("no fortune package installed: run with --install (root and apt-get)", file=sys.stderr)
         return 1
+    if absent:
+        print(f"not installed (use --install as root): {', '.join(absent)}", file=sys.stderr)
     out = args.out or default_dir()
     manifest = build(out)
     by_lang: dict[str, int] = {}

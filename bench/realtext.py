@@ -8,13 +8,17 @@ Nothing of it is committed: it is generated at bench time from
 
 * the Debian Reference (HTML, ten languages) and the Debian Administrator's
   Handbook (HTML, the translated languages): packages ``debian-reference-*``
-  and ``debian-handbook``, installed with ``--install`` (root and apt-get);
-* man pages in ``/usr/share/man`` (English and ``<lang>/``: packages
-  ``manpages-ja``, ``manpages-zh``, ``manpages-de``, ``manpages-fr``,
-  ``manpages-ru``), roff reduced to its text lines;
-* ``/usr/share/doc/*/``: changelogs, NEWS, README and copyright files;
-* ``/usr/share/info``.
+  and ``debian-handbook``;
+* man pages (English and ``<lang>/``: packages ``manpages-ja``,
+  ``manpages-zh``, ``manpages-de``, ``manpages-fr``, ``manpages-ru``, and the
+  English ones of ``BASE_PACKAGES``), roff reduced to its text lines;
+* the changelogs, NEWS, README and copyright files and the info manuals of
+  every package named here.
 
+Only the files of the packages named here (``APT_PACKAGES``,
+``BASE_PACKAGES``: bench/debian.py lists them with dpkg) are read, never a
+whole system folder, so the corpus does not depend on what else a machine
+has installed (issue 35); ``--install`` installs them (root and apt-get).
 Deterministic: the same installed files give the same corpus.  Each kind
 and language has a byte budget (``BUDGET``); when the documents exceed it,
 they are taken in the order of a hash of their path (a spread over all
@@ -35,11 +39,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import debian  # (bench/ is not a package: its siblings by path)
 
 MB = 1 << 20
 
@@ -51,6 +57,17 @@ APT_PACKAGES = [
     "manpages-de",
     "manpages-fr",
     "manpages-ru",
+]
+# Packages of a Debian system whose own documentation (man pages, changelogs,
+# NEWS, README, copyright, info) is taken too: common tools, named so that
+# every machine that has them builds the same corpus.
+BASE_PACKAGES = [
+    *(
+        "apt base-files bash binutils bzip2 ca-certificates cmake coreutils curl debianutils diffutils dpkg file"
+    ).split(),
+    *("findutils gcc-12 gdb gettext-base git gnupg grep gzip iproute2 less libc-bin make man-db net-tools").split(),
+    *("openssh-client openssl patch perl pkg-config procps python3.11 sed sqlite3 strace tar tzdata unzip").split(),
+    *"util-linux valgrind wget xz-utils zip zstd".split(),
 ]
 
 # Byte budgets of text per (kind, language); None: no budget.  A document
@@ -240,50 +257,29 @@ def _lang(name: str) -> str:
 Doc = tuple[str, str, str, Path, str]
 
 
-def sources(root: Path = Path("/usr/share")) -> Iterator[Doc]:
-    ref = root / "debian-reference"
-    if ref.is_dir():
-        for path in sorted(ref.glob("*.*.html")):  # ch01.ja.html; index.html is a language menu
-            stem, lang = path.name[: -len(".html")].rsplit(".", 1)
+def sources(paths: Iterable[Path]) -> Iterator[Doc]:
+    """The documents among ``paths`` (a package's files), by where Debian puts them."""
+    for path in sorted(paths):
+        parts = path.parts
+        if len(parts) < 5 or parts[:3] != ("/", "usr", "share"):
+            continue
+        top, rest = parts[3], parts[4:]
+        name = path.name[:-3] if path.name.endswith(".gz") else path.name
+        if top == "debian-reference" and len(rest) == 1 and path.name.count(".") == 2 and name.endswith(".html"):
+            stem, lang = path.name[: -len(".html")].rsplit(".", 1)  # ch01.ja.html; index.html is a language menu
             yield f"reference/{_lang(lang)}/{stem}.txt", "reference", _lang(lang), path, "html"
-    handbook = root / "doc" / "debian-handbook" / "html"
-    if handbook.is_dir():
-        for lang_dir in sorted(handbook.iterdir()):
-            if lang_dir.is_dir():
-                for path in sorted(lang_dir.glob("*.html")):
-                    lang = _lang(lang_dir.name)
-                    yield f"handbook/{lang}/{path.stem}.txt", "handbook", lang, path, "html"
-    man = root / "man"
-    if man.is_dir():
-        for top in sorted(man.iterdir()):
-            if not top.is_dir():
-                continue
-            if top.name.startswith("man"):
-                lang, sections = "en", [top]
-            else:
-                lang, sections = _lang(top.name), sorted(p for p in top.iterdir() if p.name.startswith("man"))
-            for section in sections:
-                for path in sorted(section.iterdir()):
-                    if path.is_file():
-                        name = path.name[:-3] if path.name.endswith(".gz") else path.name
-                        rel = f"man/{lang}/{section.name}/{name}.txt"
-                        yield rel, "man", lang, path, "roff"
-    doc = root / "doc"
-    if doc.is_dir():
-        for pkg in sorted(doc.iterdir()):
-            if not pkg.is_dir() or pkg.is_symlink():
-                continue
-            for path in sorted(pkg.iterdir()):
-                kind = _doc_kind(path.name)
-                if kind is not None and path.is_file():
-                    name = path.name[:-3] if path.name.endswith(".gz") else path.name
-                    yield f"doc/{pkg.name}/{name}.txt", kind, "en", path, "plain"
-    info = root / "info"
-    if info.is_dir():
-        for path in sorted(info.iterdir()):
-            if ".info" in path.name and path.is_file():
-                name = path.name[:-3] if path.name.endswith(".gz") else path.name
-                yield f"info/{name}.txt", "info", "en", path, "info"
+        elif top == "doc" and rest[:2] == ("debian-handbook", "html") and len(rest) == 4 and name.endswith(".html"):
+            lang = _lang(rest[2])
+            yield f"handbook/{lang}/{path.stem}.txt", "handbook", lang, path, "html"
+        elif top == "man" and len(rest) in (2, 3) and rest[-2].startswith("man"):
+            lang = "en" if len(rest) == 2 else _lang(rest[0])
+            yield f"man/{lang}/{rest[-2]}/{name}.txt", "man", lang, path, "roff"
+        elif top == "doc" and len(rest) == 2:
+            kind = _doc_kind(path.name)
+            if kind is not None:
+                yield f"doc/{rest[0]}/{name}.txt", kind, "en", path, "plain"
+        elif top == "info" and len(rest) == 1 and ".info" in path.name:
+            yield f"info/{name}.txt", "info", "en", path, "info"
 
 
 def _doc_kind(name: str) -> str | None:
@@ -322,39 +318,14 @@ def _cut(text: str, limit: int) -> str:
 # --- build ----------------------------------------------------------------------------------------------------------
 
 
-def install(packages: list[str] = APT_PACKAGES) -> list[str]:
-    """apt-get install the packages that the archive has; the ones it does not."""
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        raise SystemExit("--install needs root and apt-get")
-    missing: list[str] = []
-    present: list[str] = []
-    for pkg in packages:
-        policy = subprocess.run(["apt-cache", "policy", pkg], capture_output=True, text=True).stdout
-        (present if re.search(r"Candidate: (?!\(none\))", policy) else missing).append(pkg)
-    if present:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *present], check=True, env=env)
-    return missing
-
-
-def not_installed(packages: list[str] = APT_PACKAGES) -> list[str]:
-    if shutil.which("dpkg-query") is None:
-        return packages
-    out = []
-    for pkg in packages:
-        done = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True)
-        if "install ok installed" not in done.stdout:
-            out.append(pkg)
-    return out
-
-
 def _spread(rel: str) -> str:
     return hashlib.sha1(rel.encode()).hexdigest()
 
 
-def build(out: Path, root: Path = Path("/usr/share")) -> list[dict[str, object]]:
-    """Write the corpus into ``out`` (replacing an earlier one) and return its manifest."""
-    docs = list(sources(root))
+def build(out: Path, packages: Iterable[str] = (*APT_PACKAGES, *BASE_PACKAGES)) -> list[dict[str, object]]:
+    """Write the corpus of the named packages' documents into ``out``
+    (replacing an earlier one) and return its manifest."""
+    docs = list(sources(debian.files(packages)))
     groups: dict[tuple[str, str], list[Doc]] = defaultdict(list)
     for doc in docs:
         groups[doc[1], doc[2]].append(doc)
@@ -430,11 +401,11 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or default_dir()
     if args.command == "build":
         if args.install:
-            missing = install()
+            missing = debian.install([*APT_PACKAGES, *BASE_PACKAGES])
             if missing:
                 print(f"not in the archive: {', '.join(missing)}", file=sys.stderr)
         else:
-            absent = not_installed()
+            absent = debian.not_installed([*APT_PACKAGES, *BASE_PACKAGES])
             if absent:
                 print(f"not installed (use --install as root): {', '.join(absent)}", file=sys.stderr)
         manifest = build(out)

@@ -127,6 +127,17 @@ def chromium() -> str:
     pytest.skip(reason)
 
 
+def chromium_env(workdir: Path) -> dict[str, str]:
+    """The environment Chromium runs in: ours, with its home and XDG folders
+    in ``workdir`` (issue 35), so that it neither reads the machine user's
+    configuration nor writes its crash reports and caches there."""
+    env = dict(os.environ)
+    for name, sub in (("HOME", "home"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")):
+        (workdir / sub).mkdir(parents=True, exist_ok=True)
+        env[name] = str(workdir / sub)
+    return env
+
+
 def compare_in_browser(
     cases: list[tuple[str, str, str, str]], marker: str, *, scripting: bool = True
 ) -> dict[str, Any]:
@@ -140,6 +151,7 @@ def compare_in_browser(
         page.write_text(_PAGE % (data, json.dumps(marker), json.dumps(scripting)), encoding="utf-8")
         done = subprocess.run(
             [browser, *_FLAGS, f"--user-data-dir={tmp}/profile", "--dump-dom", page.as_uri()],
+            env=chromium_env(Path(tmp)),
             capture_output=True,
             timeout=600,
             check=False,

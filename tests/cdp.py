@@ -21,7 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from browser import HEADLESS_FLAGS, chromium
+from browser import HEADLESS_FLAGS, chromium, chromium_env
 
 # tests/browser.py's flags, less --virtual-time-budget (it is for --dump-dom: a live page runs in real time).
 FLAGS = [
@@ -67,7 +67,7 @@ class Browser:
             self.pid = os.posix_spawn(
                 exe,
                 [exe, *FLAGS, f"--user-data-dir={self.workdir / 'profile'}", "about:blank"],
-                dict(os.environ),
+                chromium_env(self.workdir),
                 file_actions=[
                     (os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
                     (os.POSIX_SPAWN_DUP2, log, 1),

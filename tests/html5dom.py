@@ -9,7 +9,7 @@ by the parser that produced the output.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -186,3 +186,43 @@ def _attr_name(name: str) -> str:
         prefix = prefixes.get(ns, "xmlns")
         return f"{prefix} {local}"
     return name
+
+
+def justhtml_document(page: str, *, scripting: bool = True) -> list[Node]:
+    """The children of the document ``page`` parses to, per justhtml."""
+    from justhtml import JustHTML
+
+    return _justhtml_children(JustHTML(page, sanitize=False, scripting_enabled=scripting).root)
+
+
+def texts_to_link(nodes: list[Node], skip_tags: Iterable[str], skip: Iterable[str]) -> list[str]:
+    """The text nodes of the DOM that lie outside the skipped elements: in
+    ``skip_tags`` (HTML elements by name; foreign ones are under ``svg`` or
+    ``math``) or matching one of the ``skip`` selectors (``.class`` and
+    ``[attribute]`` forms), in document order."""
+    tags = frozenset(skip_tags)
+    classes = {s[1:] for s in skip if s.startswith(".")}
+    attributes = {s[1:-1] for s in skip if s.startswith("[") and s.endswith("]")}
+    assert len(classes) + len(attributes) == len(set(skip)), "a selector form this oracle does not read"
+
+    def skipped(node: Node) -> bool:
+        attrs = dict(node[2])
+        return (
+            node[0] != "html"
+            or node[1] in tags
+            or bool(classes & set(attrs.get("class", "").split()))
+            or bool(attributes & attrs.keys())
+        )
+
+    out: list[str] = []
+    stack = [list(reversed(nodes))]
+    while stack:
+        if not stack[-1]:
+            stack.pop()
+            continue
+        node = stack[-1].pop()
+        if node[0] == "#text":
+            out.append(node[1])
+        elif not node[0].startswith("#") and not skipped(node):
+            stack.append(list(reversed(node[3])))
+    return out

@@ -142,11 +142,14 @@ def test_bundled_snapshot_and_its_date() -> None:
     assert bundled.date == header.lstrip("# ") and bundled.date.startswith("Version ")
 
 
-def test_fallback_when_the_psl_data_is_missing(fresh_default: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(publicsuffixlist, "PSLFILE", "/nonexistent/public_suffix_list.dat")
+def test_fallback_when_the_psl_data_is_missing(
+    fresh_default: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    missing = tmp_path / "nonexistent" / "public_suffix_list.dat"
+    monkeypatch.setattr(publicsuffixlist, "PSLFILE", str(missing))
     source = default_source()
     assert source.tlds == frozenset(TLDS)
-    assert source.source.startswith(BUNDLED + "; publicsuffixlist data unusable: /nonexistent/")
+    assert source.source.startswith(f"{BUNDLED}; publicsuffixlist data unusable: {missing.parent}/")
     assert source.date is not None and source.date.startswith("Version ")
 
 

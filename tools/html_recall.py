@@ -3,7 +3,9 @@
     .venv/bin/python tools/html_recall.py [DIR ...] [--json OUT]
 
 Reads every ``*.html``/``*.htm`` file under the directories (default: the
-machine's documentation, /usr/share/doc) that is UTF-8, and counts:
+files of the Debian documentation packages named in tests/doc-packages.txt,
+as dpkg lists them — never a folder of whatever a machine has, D131) that
+is UTF-8, and counts:
 
 * *linkable* pages: a link is found (by ``uts58.linkify``) in the text of a
   body text node outside ``a``, ``pre``, ``code``, ``button``, raw text,
@@ -61,10 +63,17 @@ def linkable(html: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dirs", nargs="*", default=["/usr/share/doc"])
+    parser.add_argument("dirs", nargs="*", help="default: the pages of the packages in tests/doc-packages.txt")
     parser.add_argument("--json", help="write the counts and the unlinked pages here")
     args = parser.parse_args(argv)
-    pages = sorted(p for d in args.dirs for p in Path(d).rglob("*") if p.suffix in (".html", ".htm") and p.is_file())
+    if args.dirs:
+        files = [p for d in args.dirs for p in Path(d).rglob("*")]
+    else:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        import hermetic
+
+        files = hermetic.doc_package_files()
+    pages = sorted(p for p in files if p.suffix in (".html", ".htm") and p.is_file())
     counts = {"pages": 0, "not_utf8": 0, "linkable": 0, "linked": 0, "bytes": 0, "seconds": 0.0}
     unlinked: list[str] = []
     for path in pages:
