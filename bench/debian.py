@@ -35,24 +35,13 @@ def not_installed(packages: Iterable[str]) -> list[str]:
     return out
 
 
-def versions(packages: Iterable[str]) -> dict[str, str]:
-    """{package: installed version} of the installed ones."""
-    found: dict[str, str] = {}
-    for pkg in packages:
-        done = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Status}\t${Version}", pkg], capture_output=True, text=True, check=False
-        )
-        status, _, version = done.stdout.partition("\t")
-        if "install ok installed" in status:
-            found[pkg] = version
-    return found
-
-
 def files(packages: Iterable[str]) -> list[Path]:
     """The regular files (not folders, not symbolic links) the installed
     packages among ``packages`` own, sorted; what dpkg lists, not what a
     folder happens to hold."""
-    present = [p for p in packages if p not in not_installed([p])]
+    packages = list(packages)
+    missing = set(not_installed(packages))
+    present = [p for p in packages if p not in missing]
     if not present:
         return []
     done = subprocess.run(["dpkg-query", "-L", *present], capture_output=True, text=True, check=True)

@@ -25,6 +25,7 @@ child Python process before anything else.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -150,14 +151,10 @@ MACHINE_INPUTS: list[tuple[str, Callable[[str], bool], str]] = [
     ),
 ]
 
-_DOC_FILES: frozenset[str] | None = None
 
-
+@functools.cache
 def _doc_files() -> frozenset[str]:
-    global _DOC_FILES
-    if _DOC_FILES is None:
-        _DOC_FILES = frozenset(str(p) for p in doc_package_files())
-    return _DOC_FILES
+    return frozenset(str(p) for p in doc_package_files())
 
 
 def doc_packages() -> list[str]:
@@ -168,12 +165,9 @@ def doc_packages() -> list[str]:
 
 def doc_package_files() -> list[Path]:
     """The files dpkg lists for the documentation packages (none without dpkg)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import debian
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    return debian.files(doc_packages())
+    from bench_modules import load_bench  # (not at the top: a child process never needs it)
+
+    return load_bench("debian").files(doc_packages())
 
 
 def allowed_roots() -> tuple[str, ...]:
