@@ -109,6 +109,10 @@ def _pip_configuration(path: str) -> bool:
         "/etc/pip.conf",
         f"{home}/.pip/pip.conf",
         f"{home}/.config/pip/pip.conf",
+        # Where its cache does not exist yet (a fresh machine), pip opens the
+        # nearest folder above it for its owner (check_path_owner): no content.
+        home,
+        f"{home}/.cache",
     ) or (path + "/").startswith(("/etc/xdg/pip/", f"{home}/.cache/pip/", "/opt/pypi"))
 
 
