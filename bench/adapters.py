@@ -4,7 +4,10 @@
   and 4N links: the time must at most double with the links (median of the
   per-round ratios ≤ 2.3), so no adapter is quadratic;
 * linkify_html on a realistic HTML document against the html.parser version
-  it replaced (bench/legacy_html.py) and against bleach.linkify.
+  it replaced (bench/legacy_html.py) and against bleach.linkify;
+* the HTML and Markdown adapters on link-dense text whose every host is new
+  (issue 36), the dev and held-out shapes of ``corpus.fresh_lines``, caches
+  cleared before each timing: where the per-candidate cost shows.
 """
 
 from __future__ import annotations
@@ -190,6 +193,63 @@ ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     ),
     "uts58 serve request handler (POST /api/links, JSON in and out), one paragraph": _serve_handler,
 }
+
+
+# Issue 36: the adapters on link-dense text whose every host is new. One
+# paragraph (HTML: one <p>) per line; 2,000 → 4,000 lines, so the rows are a
+# doubling too (no adapter is quadratic on many links), and the throughput
+# is what a crawl or a chat feed gets.
+DENSE_LINES = (2000, 4000)
+DENSE_ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
+    "linkify_html, one <p> per line": lambda: (
+        lambda text: uts58.linkify_html("".join(f"<p>{html.escape(line)}</p>\n" for line in text.split("\n")))
+    ),
+    "compat.bleach.linkify, one <p> per line": lambda: _compat_lines("bleach", "linkify"),
+    "markdown-it plugin, a paragraph per line": lambda: _paragraphs(_markdown_it()),
+    "Python-Markdown extension, a paragraph per line": lambda: _paragraphs(_python_markdown()),
+    "mistune plugin, a paragraph per line": lambda: _paragraphs(_mistune()),
+    "template filter, the whole text": _template,
+    "linkify, the whole text (reference)": lambda: uts58.linkify,
+}
+
+
+def _paragraphs(render: Callable[[str], object]) -> Callable[[str], object]:
+    return lambda text: render(text.replace("\n", "\n\n"))
+
+
+def _compat_lines(module: str, name: str) -> Callable[[str], object]:
+    fn = _compat(module, name, "{}")
+    return lambda text: fn("".join(f"<p>{html.escape(line)}</p>\n" for line in text.split("\n")))
+
+
+def bench_link_dense() -> tuple[list[str], bool]:
+    """Each HTML and Markdown adapter on link-dense text, every host new."""
+    from uts58.caches import clear
+
+    rows = []
+    ok = True
+    for shape in ("dev", "held-out"):
+        texts = ["\n".join(corpus.fresh_lines(n, shape)) for n in DENSE_LINES]
+        links = [len(list(uts58.find_links(text))) for text in texts]
+        for name, make in DENSE_ADAPTERS.items():
+            try:
+                fn = make()
+            except ImportError as exc:
+                rows.append(f"| {name}, link-dense ({shape}) | not installed ({exc.name}) | — |")
+                continue
+            fn("warm up: example.com")
+            times, ratios = doubling(
+                [lambda text=text, fn=fn: fn(text) for text in texts], links, rounds=3, before=clear
+            )
+            met = max(ratios) <= 2.3
+            ok &= met
+            size = len(texts[-1].encode()) / MB
+            rows.append(
+                f"| {name}, link-dense text, every host new ({shape}: {links[-1]:,} links, {size:.1f} MB), caches"
+                f" cleared | {size / times[-1]:.2f} MB/s, {links[-1] / times[-1]:,.0f} links/s "
+                f"| doubling ratio {', '.join(f'{r:.2f}' for r in ratios)} (≤ 2.3: {'met' if met else 'NOT MET'}) |"
+            )
+    return rows, ok
 
 
 def _forget_link_forms() -> None:

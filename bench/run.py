@@ -43,7 +43,7 @@ from pathlib import Path
 
 import corpus
 import peers
-from adapters import bench_adapters, bench_linkify_html
+from adapters import bench_adapters, bench_link_dense, bench_linkify_html
 from memory import bench_html_memory
 from precision import bench_precision as precision_rows
 from spark import bench_spark
@@ -366,6 +366,7 @@ def main() -> int:
         bench_linkify_html,
         bench_html_memory,
         bench_adapters,
+        bench_link_dense,
         bench_spark,
         bench_peers,
         bench_speed_rows,

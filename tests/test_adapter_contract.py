@@ -31,6 +31,7 @@ import uts58.markdown_it
 import uts58.mistune
 from uts58 import Link, Linkifier, Policy
 from uts58.cli import main
+from uts58.errors import UnsafeAttributeError
 from uts58.python_markdown import LinkifyExtension
 from uts58.templates import linkify_filter
 
@@ -102,8 +103,6 @@ def _callback(link: Link, attrs: dict[str, str]) -> dict[str, str] | None:
         return None
     if "js" in link.text:
         return {**attrs, "href": "javascript:alert(1)"}
-    if "event" in link.text:
-        return {**attrs, "onclick": "alert(1)"}
     if "space" in link.text:
         return {**attrs, "href": "https://a.com/x y"}
     return {**attrs, "href": attrs["href"] + "?via=md", "_text": "<" + attrs["_text"] + "> & &amp;", "rel": "x"}
@@ -154,7 +153,7 @@ CASES: dict[str, tuple[str, dict[str, Any], list[dict[str, str]], bool]] = {
         False,
     ),
     "a callback changes or drops links, never lets a bad href through": (
-        "keep.com drop.com js.com event.com space.com",
+        "keep.com drop.com js.com space.com",
         {"callback": _callback},
         [{"href": "https://keep.com/?via=md", "rel": "x", "#text": "<keep.com> & &amp;"}],
         False,
@@ -201,6 +200,38 @@ def test_every_output_keeps_the_contract(case: str, output: str) -> None:
 
 
 HTML_OUTPUTS = [name for name, (_, attrs) in OUTPUTS.items() if attrs and name != "uts58 linkify"]
+
+
+# D134: one rule for every way an attribute gets on an <a>.
+REFUSED_ATTRIBUTES = [
+    ("onclick", "alert(1)"),
+    ("OnMouseOver", "x()"),
+    ("formaction", "javascript:alert(1)"),
+    ("xlink:href", "javascript:alert(1)"),
+    ("srcdoc", "<script>alert(1)</script>"),
+    ("style", "background:url(javascript:alert(1))"),
+    ("data-next", " JaVaScRiPt:alert(1)"),
+]
+
+
+@pytest.mark.parametrize("output", OUTPUTS)
+@pytest.mark.parametrize(("name", "value"), REFUSED_ATTRIBUTES)
+def test_every_output_refuses_the_same_attributes(output: str, name: str, value: str) -> None:
+    """attrs (and --attr) and a callback refuse the same attributes, each with
+    an UnsafeAttributeError naming the attribute (the CLI: a usage error)."""
+    render, writes_attributes = OUTPUTS[output]
+    if output == "uts58 linkify":
+        with pytest.raises(SystemExit) as exc:
+            main(["linkify", "--attr", f"{name}={value}", "-"])
+        assert exc.value.code == 2
+        return
+    if writes_attributes:
+        with pytest.raises(UnsafeAttributeError, match=f"attrs: {name!r}") as exc:
+            render("see example.com", attrs={name: value})
+        assert exc.value.attribute == name
+    with pytest.raises(UnsafeAttributeError, match=f"callback: {name!r}") as exc:
+        render("see example.com", callback=lambda link, attrs: {**attrs, name: value})
+    assert exc.value.attribute == name
 
 
 @pytest.mark.parametrize("output", HTML_OUTPUTS)

@@ -470,12 +470,17 @@ class Generated(io.RawIOBase):
 
 
 class Sink(io.TextIOBase):
+    """Counts what is written, and the links in it (a "</a>" may be cut between two writes)."""
+
     def __init__(self) -> None:
         self.chars = self.links = 0
+        self.tail = ""  # (the last 3 characters: a "</a>" cut by a write ends in the next)
 
     def write(self, s: str) -> int:
         self.chars += len(s)
-        self.links += s.count("</a>") + s.count("⸡")
+        seen = self.tail + s
+        self.links += seen.count("</a>") + s.count("⸡")
+        self.tail = seen[-3:]
         return len(s)
 
 

@@ -32,6 +32,7 @@ from html5dom import corpus, justhtml_dom, without_marked_links
 import uts58.compat.bleach as compat
 from uts58 import Linkifier, Policy
 from uts58.compat.bleach import DEFAULT_CALLBACKS, IgnoredArgumentWarning, Linker, linkify, nofollow, target_blank
+from uts58.errors import UnsafeAttributeError
 from uts58.evidence import CODE_TLDS, EXTENSION_TLDS
 
 bleach = pytest.importorskip("bleach", reason="bleach is the reference of the comparison (pip install bleach)")
@@ -822,13 +823,16 @@ def test_existing_links_keep_their_bytes_unless_a_callback_changes_them() -> Non
 
 
 def test_changes_d84_refuses_are_not_made_to_existing_links() -> None:
-    """A callback that adds an on… handler or an unsafe href leaves an existing
-    link as it was (and a new link as text, D84)."""
+    """A callback that adds an unsafe href leaves an existing link as it was
+    (and a new link as text, D84); one that adds an attribute no link carries
+    is an error naming it, on existing links and new ones (D134)."""
     handler = [lambda attrs, new: {**attrs, (None, "onclick"): "alert(1)"}]
     script = [lambda attrs, new: {**attrs, (None, "href"): "javascript:alert(1)"}]
     no_href = [lambda attrs, new: {k: v for k, v in attrs.items() if k != (None, "href")}]
     source = "<a href=/z>z</a> a.example.com"
-    assert linkify(source, callbacks=handler) == source
+    for text in (source, "<a href=/z>z</a>", "a.example.com"):
+        with pytest.raises(UnsafeAttributeError, match="'onclick' is an event handler"):
+            linkify(text, callbacks=handler)
     assert linkify(source, callbacks=script) == source
     assert linkify(source, callbacks=no_href) == "<a>z</a> a.example.com"
     # an unsafe href the input had stays, as bleach leaves it: linkify does not sanitize

@@ -12,17 +12,27 @@ from __future__ import annotations
 
 import random
 import re
+import warnings
 
 import pytest
 from browser import compare_in_browser
-from html5dom import corpus, fragment_contexts, html5lib_dom, iter_elements, justhtml_dom, without_marked_links
+from html5dom import (
+    corpus,
+    fragment_contexts,
+    html5lib_dom,
+    iter_elements,
+    justhtml_dom,
+    texts_to_link,
+    without_marked_links,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
 import uts58.html5
 from uts58 import Policy, linkify, linkify_html
 from uts58._rawhtml import RAW_TEXT, SKIPPED
-from uts58.html5 import ALWAYS_SKIPPED, DEFAULT_SKIP_TAGS
+from uts58.errors import UnlinkedWarning
+from uts58.html5 import ALWAYS_SKIPPED, DEFAULT_SKIP_TAGS, linkify_html_result
 
 MARK = "data-uts58-test"  # marks the links linkify_html adds, so the checks can take them out again
 LINKS = " see https://example.com/a?b=c&d=e x@y.org www.bücher.de/straße.\n"
@@ -390,7 +400,8 @@ def test_deep_block_nesting_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> No
         "<blockquote>" * 600 + "x.com",
         "<span>" * 20_000 + "x.com" + "</i>" * 20_000,
     ):
-        assert linkify_html(deep) == deep
+        with pytest.warns(UnlinkedWarning, match="nests deeper than 512 elements"):
+            assert linkify_html(deep) == deep
     assert parses == []
     # Siblings are not depth: long lists, many paragraphs, closed blocks.
     for wide in (
@@ -449,12 +460,21 @@ def test_review_findings_only_gain_links_outside(fragment: str) -> None:
         "".join(f"<p><b id={k}>t</p>" for k in range(2000)) + " x.com",
         "<p " + " ".join(f"a{i}=x.com" for i in range(5000)) + "> y.com",
         "<table><td>" * 300 + " x.com",
-        # Parsed again with scripting off, where <noscript> holds markup.
-        "a.com <noscript>" + "<div>" * 20_000 + "</noscript>",
     ],
 )
 def test_review_findings_come_back_unchanged(fragment: str) -> None:
-    assert linkify_html(fragment) == fragment
+    """The link lies past a bound: nothing before it has one to make (D133)."""
+    with pytest.warns(UnlinkedWarning):
+        assert linkify_html(fragment) == fragment
+
+
+def test_a_bound_passed_with_scripting_off_only() -> None:
+    """Parsed again with scripting off, where <noscript> holds markup: the
+    bound passed there is where linking stops in both readings (D133)."""
+    fragment = "a.com <noscript>" + "<div>" * 20_000 + "</noscript>"
+    with pytest.warns(UnlinkedWarning, match="nests deeper"):
+        out = linkify_html(fragment)
+    assert out == fragment.replace("a.com", '<a href="https://a.com/">a.com</a>', 1)
 
 
 def test_text_without_a_dot_or_at_is_still_looked_at() -> None:
@@ -467,3 +487,101 @@ def test_text_without_a_dot_or_at_is_still_looked_at() -> None:
     assert hrefs(linkify_html("<p>http://localhost:8000/</p>")) == ["http://localhost:8000/"]
     out = linkify_html("<p>call tel:123 or localhost:3000</p>", schemes={"tel"}, bare_localhost=True)
     assert hrefs(out) == ["tel:123", "http://localhost:3000/"]
+
+
+_NEW_LINK = re.compile(r'<a href="([^"]*)">([^<]*)</a>')
+
+
+def _nth(text: str, sub: str, n: int) -> int:
+    """Where the ``n``-th (from 1) ``sub`` starts in ``text``."""
+    at = -1
+    for _ in range(n):
+        at = text.index(sub, at + 1)
+    return at
+
+
+@pytest.mark.parametrize(
+    ("head", "part", "count", "first_over"),
+    [
+        ("<p>Start: see example.com</p>\n", "<div class=msg>message {i}\n", 520, ("<div", 513)),
+        ("", "<div class=msg>see host{i}.example.com\n", 600, ("<div", 513)),
+        # (the p in the 512th section is the 513th open element)
+        ("<p>a.example.org</p>", "<section><p>part {i}, see p{i}.example.net</p>\n", 530, ("<p>part", 512)),
+    ],
+)
+def test_a_deep_region_leaves_only_itself_unlinked(
+    head: str, part: str, count: int, first_over: tuple[str, int]
+) -> None:
+    """D133: what lies within the depth bound is linked; from the start tag
+    that passes 512 open elements the input is returned as it was, and a
+    warning (or the result) says where.  Before, the whole input came back
+    unchanged, silently."""
+    source = head + "".join(part.format(i=i) for i in range(count))
+    with pytest.warns(UnlinkedWarning) as caught:
+        out = linkify_html(source)
+    result = linkify_html_result(source)
+    assert result.html == out and len(caught) == 1
+    start = _nth(source, *first_over)  # the 513th open element: the first a browser puts elsewhere
+    assert result.unlinked == (start, "depth") and caught[0].message.start == start  # type: ignore[union-attr]
+    assert f"character {start}" in str(caught[0].message)
+    assert out.endswith(source[start:])  # byte for byte from there
+    assert _NEW_LINK.sub(r"\2", out) == source  # the input plus links
+    # The links are those of the text before the bound, as an independent parser finds them.
+    texts = texts_to_link(justhtml_dom(source[:start]), DEFAULT_SKIP_TAGS, uts58.html5.DEFAULT_SKIP)
+    expected = [link.text for text in texts for link in uts58.find_links(text)]
+    assert [text for _, text in _NEW_LINK.findall(out)] == expected and expected
+
+
+def test_within_the_bounds_nothing_is_reported() -> None:
+    result = linkify_html_result("<div>" * 512 + "x.com")
+    assert result.unlinked is None and result.html.count("<a ") == 1
+    with pytest.raises(TypeError, match="nosuch"):
+        linkify_html_result("x.com", nosuch=1)
+
+
+@pytest.mark.parametrize(
+    ("fragment", "linked"),
+    [
+        ("<a href=/1>one <a href=/2>two</a> see b.com", ["b.com"]),
+        ("<a href=/1>one <b>bold <a href=/2>two</a> see b.com", ["b.com"]),
+        ("<a href=/1>one <div>block <a href=/2>two</a> see b.com</div> c.com", ["b.com", "c.com"]),
+        ("<p><a href=/1>one</p> x.com <a href=/2>two</a> see b.com", ["b.com"]),
+        ("<table><td><a href=/1>x<td><a href=/2>y</a> c.com</table>", ["c.com"]),
+        ("<a href=/1>one <a href=/2>two see b.com", []),
+    ],
+)
+def test_text_after_a_nested_unclosed_link(fragment: str, linked: list[str]) -> None:
+    """A second <a> closes an open one (the adoption agency): the text after
+    its end is in no link, and gains links; text still in one gains none.
+    The expected links are what an independent parser's tree holds."""
+    out = linkify_html(fragment)
+    assert [text for _, text in _NEW_LINK.findall(out)] == linked
+    assert _NEW_LINK.sub(r"\2", out) == fragment
+    texts = texts_to_link(justhtml_dom(fragment), DEFAULT_SKIP_TAGS, uts58.html5.DEFAULT_SKIP)
+    assert [link.text for text in texts for link in uts58.find_links(text)] == linked
+
+
+def test_browser_issue_36_shapes() -> None:
+    """Chromium agrees with the two changes of issue 36: the links after a
+    nested unclosed <a>, and those before a region past 512 levels (D133),
+    are where it builds text outside any link; the rest is as it was."""
+    nested = [
+        "<a href=/1>one <a href=/2>two</a> see b.com",
+        "<a href=/1>one <b>bold <a href=/2>two</a> see b.com",
+        "<a href=/1>one <div>block <a href=/2>two</a> see b.com</div> c.com",
+        "<p><a href=/1>one</p> x.com <a href=/2>two</a> see b.com",
+    ]
+    deep = [
+        "<p>Start: see example.com</p>\n" + "<div class=msg>message example.org\n" * 520,
+        "".join(f"<section><p>part {i}, see p{i}.example.net</p>\n" for i in range(530)),
+    ]
+    cases = []
+    for k, fragment in enumerate(nested + deep):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UnlinkedWarning)
+            out = linkify_html(fragment, attrs={MARK: ""})
+        assert MARK in out
+        cases.append((f"issue-36/{k}", "div", fragment, out))
+    for scripting in (True, False):
+        result = compare_in_browser(cases, MARK, scripting=scripting)
+        assert result["checked"] == len(cases) and result["failures"] == []

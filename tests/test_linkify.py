@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import html5lib
 import pytest
 
+import uts58
 from uts58 import Policy, linkify, linkify_html
 
 
@@ -97,8 +99,10 @@ def test_attributes_and_callback() -> None:
     )
     # A callback cannot smuggle a dangerous href or an event handler in.
     assert linkify("example.com", callback=lambda link, a: {**a, "href": "javascript:alert(1)"}) == "example.com"
-    assert linkify("example.com", callback=lambda link, a: {**a, "onclick": "x()"}) == "example.com"
-    assert linkify("example.com", callback=lambda link, a: {**a, "x y": "1"}) == "example.com"
+    # An attribute no link carries is an error naming it, as in attrs (D134).
+    for bad in ({"onclick": "x()"}, {"x y": "1"}, {"srcdoc": "<b>"}, {"style": "background:url(javascript:x)"}):
+        with pytest.raises(uts58.errors.UnsafeAttributeError, match=f"callback: {re.escape(repr(next(iter(bad))))}"):
+            linkify("example.com", callback=lambda link, a, bad=bad: {**a, **bad})
     for bad in ({"on click": "1"}, {"href": "x"}, {'a"': "1"}):
         with pytest.raises(ValueError, match="attrs"):
             linkify("example.com", attrs=bad)

@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 import uts58
 import uts58.markdown_text
 from uts58 import Policy, linkify
+from uts58.errors import UnsafeAttributeError
 from uts58.markdown_text import escape_link_text, escape_text, link_destination, markdown_link
 
 markdown = pytest.importorskip("markdown")
@@ -464,10 +465,11 @@ def test_attrs_have_no_markdown_form() -> None:
     # A callback's attributes are left out; its href and text are written.
     both = lambda link, attrs: {**attrs, "rel": "nofollow", "href": "https://e.example/", "_text": "e"}  # noqa: E731
     assert linkify("example.com", format="markdown", callback=both) == "[e](<https://e.example/>)"
-    # A callback that sets an event handler leaves the link as text, in both formats.
+    # A callback that sets an event handler is refused in both formats (D134).
     onclick = lambda link, attrs: {**attrs, "onclick": "alert(1)"}  # noqa: E731
-    assert linkify("example.com", callback=onclick) == "example.com"
-    assert linkify("example.com", format="markdown", callback=onclick) == "example.com"
+    for form in ("html", "markdown"):
+        with pytest.raises(UnsafeAttributeError, match="callback: 'onclick' is an event handler"):
+            linkify("example.com", format=form, callback=onclick)
 
 
 @pytest.mark.parametrize(

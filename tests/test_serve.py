@@ -483,8 +483,16 @@ def test_a_busy_server_says_so(monkeypatch: pytest.MonkeyPatch, server: serve.Pl
     for _ in range(serve.SLOTS):
         assert server.slots.acquire(timeout=5)
     try:
-        status, answer = post(server, "/api/links", {"text": "x"})
+        # A small request takes the quick slot (D135); a large one waits, then 503.
+        assert post(server, "/api/links", {"text": "x"})[0] == 200
+        status, answer = post(server, "/api/links", {"text": "x" * serve.QUICK_BODY})
         assert status == 503 and "busy" in answer["error"]
+        assert server.quick.acquire(timeout=5)
+        try:
+            status, answer = post(server, "/api/links", {"text": "x"})
+            assert status == 503 and "busy" in answer["error"]
+        finally:
+            server.quick.release()
     finally:
         for _ in range(serve.SLOTS):
             server.slots.release()
@@ -632,7 +640,9 @@ def test_the_head_has_a_deadline_in_all() -> None:
 
 
 def test_the_connections_open_at_once_are_bounded() -> None:
-    with playground_running(max_connections=2, head_deadline=60.0) as running:
+    """Over the limit, with no connection stalled (D135: none has waited
+    `stalled` seconds), a new connection is answered 503 and closed at once."""
+    with playground_running(max_connections=2, head_deadline=60.0, stalled=60.0) as running:
         idle = [socket.create_connection(("127.0.0.1", running.port), timeout=30) for _ in range(2)]
         try:
             deadline = time.monotonic() + 20
@@ -641,7 +651,10 @@ def test_the_connections_open_at_once_are_bounded() -> None:
             assert running.connections == 2
             with socket.create_connection(("127.0.0.1", running.port), timeout=30) as third:
                 started_at = time.monotonic()
-                assert closed(third) and time.monotonic() - started_at < 10  # (at once: not at the head's deadline)
+                busy = third.recv(4096)
+                assert busy.startswith(b"HTTP/1.1 503 ") and b"Retry-After: 1" in busy
+                assert b"Content-Security-Policy: " in busy and busy.endswith(b'try again"}')
+                assert closed(third) and time.monotonic() - started_at < 2  # (at once: not at the head's deadline)
             idle.pop().close()
             while running.connections > 1 and time.monotonic() < deadline:
                 time.sleep(0.01)
@@ -725,3 +738,27 @@ def test_an_absolute_form_target_is_checked_as_a_host(
         rest = f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
         assert raw(server, absolute + origin + rest).startswith(b"HTTP/1.0 200 ")
         assert raw(server, absolute + origin.replace(b"127.0.0.1", b"evil.example") + rest).startswith(b"HTTP/1.0 403 ")
+
+
+def test_small_protocol_faults() -> None:
+    """Issue 36's small findings: a missing field is named as missing; a
+    space before a header's colon is a 400 (RFC 9112 §5.1), white space
+    around the Host value is not part of it; HTTP/0.9 gets a 505 with the
+    status line and every security header (before: a bare JSON body)."""
+    with playground_running() as running:
+        assert post(running, "/api/links", {}) == (
+            400,
+            {"error": "text is missing: the request must give it (a string)", "field": "text"},
+        )
+        assert post(running, "/api/format", {})[1]["error"].startswith("input is missing")
+        host = f"127.0.0.1:{running.port}"
+        spaced = raw(running, f"GET / HTTP/1.1\r\nHost : {host}\r\n\r\n".encode())
+        assert spaced.startswith(b"HTTP/1.0 400 ") and b"white space" in spaced
+        trailing = raw(running, f"GET / HTTP/1.1\r\nHost: {host} \t\r\n\r\n".encode())
+        assert trailing.startswith(b"HTTP/1.0 200 ")
+        old = raw(running, b"GET /\r\n\r\n")
+        assert old.startswith(b"HTTP/1.0 505 ")
+        head, _, body = old.partition(b"\r\n\r\n")
+        for name in serve._HEADERS:
+            assert f"\r\n{name}: ".encode() in head
+        assert json.loads(body) == {"error": "HTTP/0.9 is not supported: send HTTP/1.0 or HTTP/1.1"}

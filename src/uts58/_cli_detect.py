@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
 
-from ._cli_io import STDIN, CLIError, check_inputs, encodable, json_line, pieces_of
+from ._cli_io import STDIN, CLIError, check_inputs, encodable, json_line, pieces_of, write_all
 from ._cli_io import progress as progress_bar
 from ._cli_io import streamed as is_streamed
 from ._decoding import decode
@@ -147,7 +147,7 @@ def _write_links(
         assert text is not None
         hrefs = ((r["start"], r["end"], r["href"]) for r in links)
         marks = (OPEN_MARK, CLOSE_MARK)
-        out.write(mark_terminal(text, hrefs, hyperlinks=args.hyperlinks, underline=args.underline, marks=marks))
+        write_all(out, mark_terminal(text, hrefs, hyperlinks=args.hyperlinks, underline=args.underline, marks=marks))
     else:
         assert text is not None
-        out.write(mark_links(text, ((r["start"], r["end"]) for r in links)))
+        write_all(out, mark_links(text, ((r["start"], r["end"]) for r in links)))

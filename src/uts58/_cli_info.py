@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from . import __version__
-from ._cli_io import STDIN, CLIError, json_line, stdin
+from ._cli_io import STDIN, CLIError, json_line, standard_output, stdin
 from .conformance import TEST_VERSIONS, run_detection_file, run_formatting_file
 from .properties import DEFAULT_UNICODE_VERSION, available_versions
 from .tlds import TldSource, default_source, load_source
@@ -80,5 +79,5 @@ class Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        sys.stdout.write(version_report())
+        standard_output().write(version_report())
         parser.exit()

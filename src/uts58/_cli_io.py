@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import errno
 import html
 import json
 import os
 import re
 import secrets
+import signal
 import stat
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from ._decoding import check_utf8, decode
 from .errors import DecodeError
@@ -25,7 +28,7 @@ from .terminal import _CRHold, _held_cr, _picture, is_terminal, linkify_osc8, su
 if TYPE_CHECKING:
     from .linkifier import Linkifier
 
-__all__ = ["STDIN", "CLIError", "Shown", "output", "pieces_of", "read_text"]
+__all__ = ["STDIN", "CLIError", "Shown", "Terminated", "output", "pieces_of", "read_text", "standard_output"]
 
 
 STDIN = "-"  # as a file name: standard input
@@ -76,6 +79,9 @@ class Shown:
 
 
 def stdin() -> IO[bytes]:
+    """Standard input's bytes, or CLIError when it is closed (``<&-``: Python gives None)."""
+    if sys.stdin is None:
+        raise CLIError("<stdin>: standard input is closed")
     return sys.stdin.buffer
 
 
@@ -187,20 +193,61 @@ def progress(total: int, err: TextIO) -> Callable[[int | None], None]:
     return update
 
 
+# A path that names an open file descriptor (Linux's /proc/<pid>/fd/N,
+# reached through /dev/stdout, /dev/fd/N, /proc/self/fd/N): the file behind
+# it is whatever the shell opened, opened as the shell opened it (>> appends).
+_FD_DIRECTORY = re.compile(r"/proc/\d+(?:/task/\d+)?/fd\Z")
+_DEV_FD = re.compile(r"/dev/(?:fd/(\d+)|(stdin|stdout|stderr))\Z")
+_STANDARD_FDS = {"stdin": 0, "stdout": 1, "stderr": 2}
+
+
+def descriptor(path: str) -> int | None:
+    """The file descriptor ``path`` names (``-``: 1), or None for a file.
+
+    >>> descriptor("-"), descriptor("/dev/stdout"), descriptor("/dev/fd/3"), descriptor("out.html")
+    (1, 1, 3, None)
+    """
+    if path == STDIN:
+        return 1
+    current = os.path.abspath(path)
+    for _ in range(40):  # (ELOOP's bound)
+        m = _DEV_FD.match(current)
+        if m:  # (named so on every Unix, whether /dev/fd is a folder or links to /proc)
+            return int(m.group(1)) if m.group(1) else _STANDARD_FDS[m.group(2)]
+        folder, name = os.path.split(current)
+        if name.isdigit() and _FD_DIRECTORY.match(os.path.realpath(folder)):
+            return int(name)
+        if not os.path.islink(current):
+            return None
+        current = os.path.normpath(os.path.join(folder, os.readlink(current)))
+    return None
+
+
 @contextmanager
 def output(path: str | None) -> Iterator[tuple[TextIO, bool]]:
     """(stream, atomic): standard output, or ``path``.
 
     A regular file (or a new one) is written atomically (D37, D50): a temporary file in
     its directory, with the file's mode (a new file: 0666 less the umask),
-    renamed over it only when the command ends well; on any error or Ctrl-C
-    it is removed and ``path`` is untouched.  A symlink is followed: its
-    target is written so, the link stays.  What is not a regular file (a
-    FIFO, /dev/null, a terminal) is written through as the output comes,
-    like standard output; it is never renamed over.
+    renamed over it only when the command ends well; on any error, Ctrl-C
+    or termination signal it is removed and ``path`` is untouched.  A symlink is
+    followed: its target is written so, the link stays.  ``-`` and a path
+    naming an open descriptor (``/dev/stdout``, ``/dev/fd/N``,
+    ``/proc/self/fd/N``) are written to that descriptor, as the shell opened
+    it (D132); what is not a regular file (a pipe, /dev/null, a terminal) is
+    written through as the output comes.  Neither is ever renamed over.
     """
-    if path is None:
-        yield sys.stdout, False
+    if path is None or path == STDIN:
+        yield standard_output(), False
+        return
+    fd = descriptor(path)
+    if fd is not None:
+        try:  # (a descriptor of its own: closing it leaves the shell's open)
+            own = os.dup(fd)
+        except OSError as exc:
+            raise CLIError(f"{path}: {exc.strerror or exc}") from None
+        with os.fdopen(own, "w", encoding="utf-8", newline="") as f:
+            yield f, False
         return
     target = os.path.realpath(path)
     try:
@@ -221,17 +268,77 @@ def output(path: str | None) -> Iterator[tuple[TextIO, bool]]:
         return
     fd, tmp = _temporary(os.path.dirname(target), path)
     try:
-        if mode is not None:
-            os.fchmod(fd, stat.S_IMODE(mode))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            yield f, True
-            f.flush()
-            os.fsync(f.fileno())  # the data is on disk before the name points to it
-        os.replace(tmp, target)
+        with _signals_raise():
+            if mode is not None:
+                os.fchmod(fd, stat.S_IMODE(mode))
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+                yield f, True
+                f.flush()
+                os.fsync(f.fileno())  # the data is on disk before the name points to it
+            os.replace(tmp, target)
     except BaseException:
         with suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+class Terminated(BaseException):
+    """A termination signal (SIGTERM, SIGHUP, SIGQUIT) arrived: unwound as
+    Ctrl-C is, so that a temporary file is removed; :func:`uts58.cli.main`
+    then ends the process by that signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_CAUGHT = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name))
+
+
+@contextmanager
+def _signals_raise() -> Iterator[None]:
+    """Within: each termination signal whose action is the default raises
+    :class:`Terminated` (one set to be ignored, as ``nohup`` sets SIGHUP,
+    stays ignored).  Python can set handlers in the main thread only:
+    elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in _CAUGHT:
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            previous[signum] = signal.signal(signum, _raise_terminated)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
+class _Closed:
+    """Standard output or error closed when the command started (``>&-``):
+    Python gives None; writing to this raises the error the CLI reports."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, f"{self.name} is closed")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def standard_output() -> TextIO:
+    """``sys.stdout``, or (closed: ``>&-``) a stream whose first write raises OSError saying so."""
+    return sys.stdout if sys.stdout is not None else cast(TextIO, _Closed("standard output"))
 
 
 def _temporary(directory: str, path: str) -> tuple[int, str]:
@@ -246,6 +353,22 @@ def _temporary(directory: str, path: str) -> tuple[int, str]:
         except OSError as exc:
             raise CLIError(f"{path}: {exc.strerror or exc}") from None
     raise CLIError(f"{path}: no free temporary name in {directory}")
+
+
+_SLICE = 4096  # characters: at most 16 KiB of UTF-8, twice a text stream's buffer at most
+
+
+def write_all(out: TextIO, text: str) -> None:
+    """``out.write(text)`` in slices: a single write larger than the stream's
+    buffer goes to the file in one system call, and when a pipe's reader
+    leaves during it CPython's buffered writer reports the part written and
+    drops the rest without an error; in slices the next one raises
+    BrokenPipeError, which the command reports (D132)."""
+    if len(text) <= _SLICE:
+        out.write(text)
+        return
+    for at in range(0, len(text), _SLICE):
+        out.write(text[at : at + _SLICE])
 
 
 def html_arguments(p: argparse.ArgumentParser) -> None:
@@ -282,16 +405,22 @@ def html_options(args: argparse.Namespace) -> None:
     parse_selectors(args.skip_selectors)
 
 
-def write_html(names: list[str], args: argparse.Namespace, linkifier: Linkifier, out: TextIO) -> None:
+def write_html(names: list[str], args: argparse.Namespace, linkifier: Linkifier, out: TextIO, err: TextIO) -> None:
     """``uts58 linkify --html``: each input read whole (an element, a comment
     or a <pre> may run over any number of lines: D88) and linkified as a
-    document or a fragment; a document stays a document (D109)."""
-    from .html5 import linkify_html
+    document or a fragment; a document stays a document (D109).  Where an
+    input passes D40's bounds, standard error says from where it was left
+    unlinked (D133)."""
+    from .html5 import linkify_html_result
 
     document = {"auto": None, "document": True, "fragment": False}[args.html_as]
     for name in names:
         text = read_text(name, args.errors)
-        out.write(linkify_html(text, skip=args.skip_selectors, document=document, linkifier=linkifier))
+        result = linkify_html_result(text, skip=args.skip_selectors, document=document, linkifier=linkifier)
+        write_all(out, result.html)
+        if result.unlinked is not None:
+            shown = "<stdin>" if name == STDIN else name
+            err.write(f"uts58 linkify: {visible(shown)}: {result.unlinked.message(text)}\n")
 
 
 FORMATS = ("html", "markdown", "osc8", "auto")
@@ -410,7 +539,7 @@ def write_linkified(names: list[str], args: argparse.Namespace, linkifier: Linki
         for name in names:
             # (a CRLF cut between two pieces stays a line end: D127)
             for piece in _held_cr(pieces_of(name, args.errors)):
-                out.write(linkify_osc8(piece, linkifier, hyperlinks=form == "osc8"))
+                write_all(out, linkify_osc8(piece, linkifier, hyperlinks=form == "osc8"))
         return
     # After <pre> a newline: the HTML parser drops one there, so a text
     # that starts with a blank line keeps it (D128).
@@ -422,7 +551,7 @@ def write_linkified(names: list[str], args: argparse.Namespace, linkifier: Linki
     for name in names:
         for piece in pieces_of(name, args.errors):
             html_text = linkifier.render(piece)
-            out.write(page_text(html_text) if page else html_text)
+            write_all(out, page_text(html_text) if page else html_text)
     if args.standalone:
         out.write(_PAGE_TAIL)
     elif args.pre:

@@ -18,6 +18,7 @@ its stack too is never shallower than the parser's (D109).
 from __future__ import annotations
 
 import re
+import sys
 from typing import NamedTuple
 
 from ._rawhtml import RAW_TEXT, raw_text_end
@@ -203,6 +204,11 @@ def _implied(name: str, top: str) -> tuple[str, ...]:
 class Cost(NamedTuple):
     depth: int  # the deepest the stack of open elements may get (with reconstructed formatting elements)
     work: int  # the stack and list entries the tokens may touch, summed
+    # With bounds given: where the input first passes one (the start of a
+    # tag or of a run of text, where the tokenizer is in its data state), and
+    # which ("depth" or "work"); -1 and "" within them.  Parsing stops there.
+    over: int = -1
+    bound: str = ""
 
 
 class _Model:
@@ -363,15 +369,23 @@ class _Model:
             self.push(name, attributes)
 
 
-def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
+def parse_cost(
+    fragment: str, *, scripting: bool = True, max_depth: int | None = None, max_work: int | None = None
+) -> Cost | None:
     """The bound of the module docstring (None is kept for callers: no
     input is too hard to model since script data's escapes are followed).
+    With ``max_depth`` or ``max_work``, the model stops where the input
+    first passes one, and says where (``over``) and which (``bound``).
 
     >>> parse_cost("<p>a <b>b</b></p>").depth
     2
     >>> parse_cost("<div>" * 600).depth
     600
+    >>> parse_cost("<p>x</p>" + "<div>" * 600, max_depth=512)[2:]  # (the 513th <div> starts at 8 + 512 * 5)
+    (2568, 'depth')
     """
+    depth_bound = sys.maxsize if max_depth is None else max_depth
+    work_bound = sys.maxsize if max_work is None else max_work
     model = _Model()
     work = 0
     merged = {"html": 0, "body": 0}  # attributes added to the root elements so far
@@ -383,12 +397,17 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
     inside = foreign.open  # (its truth, read in the loop: a list's, not a method call)
     foreign_root = 0  # the model's index of the svg or math element that foreign content is in
     i, n = 0, len(fragment)
+    tag = 0  # where the last tag modelled starts
     while i < n:
+        if model.depth > depth_bound or work > work_bound:  # (that tag passed it)
+            return Cost(model.depth, work, tag, "depth" if model.depth > depth_bound else "work")
         j = fragment.find("<", i)
         if j < 0:
             j = n
         if j > i:  # a run of text: one reconstruction of the formatting elements
             work += len(model.stack) + model.af_closed + model.af_closed_attrs
+            if work > work_bound:
+                return Cost(model.depth, work, i, "work")
         if j >= n:
             break
         if inside and foreign.cdata and fragment.startswith("<![CDATA[", j):
@@ -411,6 +430,7 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
         if m.group(4) == "":  # cut by the end of input: the tag is dropped
             break
         work += len(model.stack) + model.af_closed + model.af_closed_attrs
+        tag = j
         if end:
             if not inside:
                 model.end_tag(name)
@@ -459,4 +479,6 @@ def parse_cost(fragment: str, *, scripting: bool = True) -> Cost | None:
             if stop is None:
                 break
             i = stop
+    if model.depth > depth_bound or work > work_bound:
+        return Cost(model.depth, work, tag, "depth" if model.depth > depth_bound else "work")
     return Cost(model.depth, work)

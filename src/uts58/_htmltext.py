@@ -32,6 +32,7 @@ from ._htmlcost import (
     _COMMENT,
     _FORMATTING,
     _SIBLINGS,
+    _SPECIAL,
     _TAG,
     _VOID,
     Foreign,
@@ -394,6 +395,23 @@ def scan(
                 push(_Open("colgroup", j, j, False))
         if name in _VOID:
             continue
+        if name == "a" and formatting.get("a"):
+            # An <a> while one is open: the adoption agency closes the open one
+            # first (HTML 13.2.6.4.7), so text after the new one's end is in
+            # no link.  With a special element (a div) above it, that element
+            # stays open and only the a leaves the stack; else the stack is
+            # popped to it (the formatting elements above are reopened later).
+            for k in range(len(stack) - 1, max(-1, len(stack) - 65), -1):
+                if stack[k].name == "a":
+                    if any(e.name in _SPECIAL for e in stack[k + 1 :]):
+                        entry = stack.pop(k)
+                        counts[0] -= entry.skipped
+                        counts[1] -= entry.name in _NO_CUT
+                    else:
+                        pop_to(k)
+                    break
+                if stack[k].name in _MARKERS:
+                    break
         if name in _FORMATTING:
             # (an open a or nobr is closed first; Noah's Ark keeps three of a kind)
             formatting[name] = 1 if name in ("a", "nobr") else min(3, formatting.get(name, 0) + 1)

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from ._checks import check_str
 from .detection import Link
 from .display import DisplayOptions, shorten_checked
-from .errors import OptionError
+from .errors import OptionError, UnsafeAttributeError
 from .hosts import domain_to_ascii
 from .options import FORBIDDEN_SCHEMES
 from .security import Policy, escape_bidi_controls
@@ -30,8 +30,10 @@ __all__ = [
     "Callback",
     "LinkAttributes",
     "apply_callback",
+    "check_attribute",
     "check_callback",
     "link_attributes",
+    "refused_attribute",
     "safe_href",
     "shown",
 ]
@@ -41,6 +43,26 @@ __all__ = [
 Callback = Callable[[Link, dict[str, str]], "dict[str, str] | None"]
 
 ATTR_NAME = re.compile(r"[A-Za-z_:][-A-Za-z0-9_:.]*\Z")
+# D134: what no link carries, whichever way an attribute gets on it.  Names
+# that load or submit to a URL, hold a document, or change the base URL the
+# href resolves against (none of them has a meaning on <a> but as an attack).
+_REFUSED_NAMES = {
+    "srcdoc": "holds a document",
+    "formaction": "is a form's target URL",
+    "action": "is a form's target URL",
+    "src": "is a URL the browser loads",
+    "xlink:href": "is a link's URL in SVG (href is uts58's)",
+    "xml:base": "changes the base URL of the href",
+}
+# A value a URL attribute would run: what the URL parser reads as a
+# javascript:, vbscript: or data: URL (it strips controls and spaces at the
+# start, tabs and newlines anywhere: D84).
+_SCRIPT_URL = re.compile(
+    r"[\x00-\x20]*(?:" + "|".join(r"\s*".join(scheme) for scheme in ("javascript", "vbscript", "data")) + r")\s*:", re.I
+)
+# CSS that loads or runs something (url(), @import, expression(), bindings)
+# or hides it behind an escape or a comment.
+_STYLE_RISK = re.compile(r"url\s*\(|@import|expression|javascript|vbscript|binding|behavior|[\\<>]|/\*", re.I)
 _IMPLIED_SCHEMES = frozenset({"https", "http", "mailto"})
 _HREF_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 # The first segment of a relative href: a character reference there
@@ -66,6 +88,36 @@ class Anchor(NamedTuple):
     text: str
 
 
+def refused_attribute(name: str, value: str) -> str | None:
+    """Why no link may carry ``name="value"`` (D134), or None: one rule for
+    ``attrs``, ``--attr``, the template filters' ``attr:``, the callbacks.
+
+    >>> refused_attribute("rel", "ugc"), refused_attribute("OnClick", "x()")
+    (None, 'is an event handler (it runs script)')
+    >>> refused_attribute("data-x", " JavaScript:alert(1)"), refused_attribute("style", "background:url(x)")
+    ('holds a javascript:, vbscript: or data: URL', 'is CSS that loads or runs something')
+    """
+    if not ATTR_NAME.match(name):
+        return "is not an attribute name"
+    lowered = name.lower()
+    if lowered.startswith("on"):
+        return "is an event handler (it runs script)"
+    if lowered in _REFUSED_NAMES:
+        return _REFUSED_NAMES[lowered]
+    if _SCRIPT_URL.match(value):
+        return "holds a javascript:, vbscript: or data: URL"
+    if lowered == "style" and _STYLE_RISK.search(value):
+        return "is CSS that loads or runs something"
+    return None
+
+
+def check_attribute(name: str, value: str, option: str) -> None:
+    """UnsafeAttributeError naming ``option`` and the attribute when :func:`refused_attribute` refuses it."""
+    why = refused_attribute(name, value)
+    if why is not None:
+        raise UnsafeAttributeError(f"{option}: {name!r} {why}", option=option, attribute=name)
+
+
 def check_callback(callback: object) -> None:
     """TypeError unless ``callback`` is None or callable (checked before any
     detection, by linkify and the adapters)."""
@@ -78,10 +130,11 @@ def apply_callback(
 ) -> tuple[str, dict[str, str], str] | None:
     """What ``callback(link, attrs)`` makes of a link (D28, D84): its href,
     attributes and text (``"_text"``), or None to leave the link as text, as
-    also when the href is missing or empty, an attribute name is not a plain
-    name or is an ``on…`` handler, or the href fails :func:`safe_href`.
+    also when the href is missing or empty or fails :func:`safe_href`.
     A callback that returns neither a mapping nor None, or a key or value
-    that is not a str, raises TypeError; what the callback raises goes
+    that is not a str, raises TypeError; an attribute no link carries
+    (:func:`refused_attribute`: ``onclick``, ``srcdoc``…) raises
+    UnsafeAttributeError naming it (D134); what the callback raises goes
     through unchanged."""
     changed = callback(link, {"href": href, **attrs, "_text": text})
     if changed is None:
@@ -98,8 +151,8 @@ def apply_callback(
         result[key] = value
     href = result.pop("href", "")
     text = result.pop("_text", text)
-    if any(not ATTR_NAME.match(name) or name.lower().startswith("on") for name in result):
-        return None
+    for name, value in result.items():
+        check_attribute(name, value, "callback")
     if not href or not safe_href(href, schemes):
         return None
     return href, result, text
@@ -178,6 +231,7 @@ class LinkAttributes:
             if not isinstance(name, str) or not ATTR_NAME.match(name) or name.lower() == "href":
                 raise OptionError(f"attrs: {name!r} is not an attribute name linkify may set", option="attrs")
             check_str(value, f"attrs[{name!r}]")
+            check_attribute(name, value, "attrs")
         if not isinstance(external_only, bool):
             raise TypeError(f"external_only must be bool, not {type(external_only).__name__}")
         outside = dict(inside)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 import unicodedata
 from collections.abc import Sequence
+from contextlib import suppress
 from typing import Any, NoReturn, TextIO, cast
 
 from ._cli_detect import color_argument, run_detect
@@ -15,6 +18,7 @@ from ._cli_io import (
     STDIN,
     CLIError,
     Shown,
+    Terminated,
     check_format,
     check_inputs,
     encodable,
@@ -49,7 +53,7 @@ def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     check_inputs(names, args.errors)
     linkifier: Linkifier = args.linkifier
     if args.html:
-        write_html(names, args, linkifier, out)
+        write_html(names, args, linkifier, out, err)
         return 0
     write_linkified(names, args, linkifier, out)  # HTML, a page, Markdown or OSC 8 (D127, D128)
     return 0
@@ -102,9 +106,10 @@ def _io_options(p: argparse.ArgumentParser) -> None:
         "-o",
         "--output",
         metavar="FILE",
-        help="write here instead of standard output: a regular file atomically (all or nothing, keeping its mode;"
-        " a new one gets 0666 less the umask); a symlink is followed and its target written so; a FIFO or a"
-        " device such as /dev/null is written through as the output comes, never replaced",
+        help="write here instead of standard output (- is standard output): a regular file atomically (all or"
+        " nothing, keeping its mode; a new one gets 0666 less the umask; removed on an error, Ctrl-C or a"
+        " termination signal); a symlink is followed and its target written so; a descriptor (/dev/stdout,"
+        " /dev/fd/N), a FIFO or a device such as /dev/null is written through as the output comes, never replaced",
     )
     p.add_argument(
         "--errors",
@@ -513,7 +518,15 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    if sys.stderr is None:  # (closed: >&2-; its messages are lost, the exit status is not)
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    command = "uts58"
+    try:
+        args = build_parser().parse_args(argv)
+    except OSError as exc:  # --version or --help with standard output closed (>&-)
+        sys.stderr.write(f"uts58: {exc.strerror or exc}\n")
+        return 2
+    command = f"uts58 {args.command}"
     prepare = getattr(args, "prepare", None)
     destination = getattr(args, "output", None)
     try:
@@ -529,22 +542,40 @@ def main(argv: Sequence[str] | None = None) -> int:
                 shown.finish()
             if status != 0 and atomic:
                 raise CLIError(f"not writing {destination}: the command failed")
+            out.flush()  # (a broken pipe or a full disk is this command's error, not the interpreter's at exit)
     except CLIError as exc:
         # (a message may name a file, or quote one: D127's mapping, terminal or not)
-        sys.stderr.write(f"uts58 {args.command}: {visible(str(exc))}\n")
+        sys.stderr.write(f"{command}: {visible(str(exc))}\n")
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write(f"uts58 {args.command}: interrupted\n")
+        sys.stderr.write(f"{command}: interrupted\n")
         return 130
+    except Terminated as exc:
+        # The temporary file is gone: end as the signal would have (D132).
+        signal.signal(exc.signum, signal.SIG_DFL)
+        os.kill(os.getpid(), exc.signum)
+        return 128 + exc.signum  # (where the signal does not end the process at once)
     except BrokenPipeError:
-        # Output piped into e.g. `head`: stop quietly, like other Unix tools.
+        # Output piped into e.g. `head`: stop quietly, like other Unix tools,
+        # the same on every mode (D132); nothing more goes to the pipe at exit.
+        _drop_stdout()
         sys.stderr.close()
         return 1
-    except OSError as exc:  # writing the output failed (a full disk, …)
+    except OSError as exc:  # writing the output failed (a full disk, a closed standard output, …)
         message = f"{destination or '<stdout>'}: {exc.strerror or exc}"
-        sys.stderr.write(f"uts58 {args.command}: {visible(message)}\n")
+        sys.stderr.write(f"{command}: {visible(message)}\n")
         return 2
     return status
+
+
+def _drop_stdout() -> None:
+    """Standard output onto /dev/null: what its buffer holds is never written (the reader is gone)."""
+    if sys.stdout is None:
+        return
+    with suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
 
 
 if __name__ == "__main__":

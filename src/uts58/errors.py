@@ -27,6 +27,8 @@ __all__ = [
     "TLDListError",
     "URLError",
     "UTS58Error",
+    "UnlinkedWarning",
+    "UnsafeAttributeError",
 ]
 
 
@@ -53,6 +55,40 @@ class OptionError(UTS58Error):
     def __init__(self, *args: object, option: str | None = None) -> None:
         super().__init__(*args)
         self.option = option
+
+
+class UnsafeAttributeError(OptionError):
+    """An attribute no link may carry (D134), whichever way it would get on
+    the ``<a>``: ``attrs``, ``--attr``, a template's ``attr:``, a callback.
+    ``attribute`` is its name; ``option`` the argument it came in.
+
+    >>> import uts58
+    >>> try:
+    ...     uts58.Linkifier(attrs={"onclick": "go()"})
+    ... except uts58.errors.UnsafeAttributeError as exc:
+    ...     print(exc.attribute, "|", exc)
+    onclick | attrs: 'onclick' is an event handler (it runs script)
+    """
+
+    attribute: str
+
+    def __init__(self, *args: object, attribute: str, option: str | None = None) -> None:
+        super().__init__(*args, option=option)
+        self.attribute = attribute
+
+
+class UnlinkedWarning(UserWarning):
+    """Part of an HTML input was returned without links (D133): it nests
+    deeper than a browser builds (512 elements) or would cost a parse more
+    than linear work.  ``start`` is where that part begins (a character
+    offset in the input), ``reason`` says which bound it passes; the links
+    before it are made.  :func:`uts58.html5.linkify_html_result` reports the
+    same without a warning."""
+
+    def __init__(self, message: str, *, start: int, reason: str) -> None:
+        super().__init__(message)
+        self.start = start
+        self.reason = reason
 
 
 @contextmanager

@@ -17,10 +17,12 @@ linkifier writes its own idea of the tree back.
 from __future__ import annotations
 
 import html as html_module
+import inspect
 import re
 import sys
+import warnings
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._checks import check_str
 from ._htmlcheck import Context, Written, check, dom_text, probe, serialization
@@ -28,7 +30,7 @@ from ._htmlcost import parse_cost
 from ._htmltext import DEFAULT_SKIP, Run, document_start, open_elements, parse_selectors, scan
 from ._rawhtml import RAW_TEXT
 from .anchor import attributes_html
-from .errors import OptionError
+from .errors import OptionError, UnlinkedWarning
 from .linkifier import Linkifier, LinkifierOptions, adapter_linkifier
 from .options import prefilter
 from .textview import TextView
@@ -38,7 +40,15 @@ if sys.version_info >= (3, 11):
 elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
     from typing_extensions import Unpack
 
-__all__ = ["ALWAYS_SKIPPED", "DEFAULT_SKIP", "DEFAULT_SKIP_TAGS", "linkify_html"]
+__all__ = [
+    "ALWAYS_SKIPPED",
+    "DEFAULT_SKIP",
+    "DEFAULT_SKIP_TAGS",
+    "LinkifiedHTML",
+    "Unlinked",
+    "linkify_html",
+    "linkify_html_result",
+]
 
 # Elements whose content never gains links, whatever skip_tags says (D40):
 # links themselves; RAWTEXT, RCDATA, script data and PLAINTEXT, whose text is
@@ -118,9 +128,56 @@ def linkify_html(
     comments, quoting), and only if a parse of the output gives the DOM of
     the input plus the links (D109); a link that would not is left out.
 
+    Input that nests deeper than a browser builds (512 elements) or would
+    cost a parse more than linear work is linked up to where it passes that
+    bound and returned as it is from there, with an
+    :class:`~uts58.errors.UnlinkedWarning` saying where (D133);
+    :func:`linkify_html_result` reports the same as a value.
+
     >>> linkify_html('<p class=x>see example.com</p><a href="/">example.org</a><code>a.com</code>')
     '<p class=x>see <a href="https://example.com/">example.com</a></p><a href="/">example.org</a><code>a.com</code>'
     """
+    html, unlinked = _linkified(fragment, skip_tags, skip, context, document, linkifier, options)
+    if unlinked is not None:
+        warnings.warn(
+            UnlinkedWarning(unlinked.message(fragment), start=unlinked.start, reason=unlinked.bound), stacklevel=2
+        )
+    return html
+
+
+_ARGUMENTS = inspect.signature(linkify_html)  # (linkify_html_result takes the same, declared once)
+
+
+def linkify_html_result(fragment: str, **arguments: Any) -> LinkifiedHTML:
+    """:func:`linkify_html` (the same arguments), with where it stopped
+    linking as a value instead of a warning (D133).
+
+    >>> result = linkify_html_result("<p>see example.com</p>" + "<div>" * 600 + "b.org")
+    >>> result.html.count("<a "), result.unlinked
+    (1, Unlinked(start=2582, bound='depth'))
+    """
+    try:
+        bound = _ARGUMENTS.bind(fragment, **arguments)
+    except TypeError as exc:
+        raise TypeError(f"linkify_html_result: {exc}") from None
+    bound.apply_defaults()
+    a = bound.arguments
+    return LinkifiedHTML(
+        *_linkified(a["fragment"], a["skip_tags"], a["skip"], a["context"], a["document"], a["linkifier"], a["options"])
+    )
+
+
+def _linkified(
+    fragment: str,
+    skip_tags: Iterable[str],
+    skip: Iterable[str],
+    context: str | None,
+    document: bool | None,
+    linkifier: Linkifier | None,
+    options: LinkifierOptions,
+) -> tuple[str, Unlinked | None]:
+    """linkify_html's work: the HTML written, and where linking stopped (None: it did not)."""
+    left_alone = None
     check_str(fragment, "fragment")
     if context is not None:
         check_str(context, "context")
@@ -145,13 +202,17 @@ def linkify_html(
     finder = linker.finder
     may_link = prefilter(finder.schemes, finder.bare_localhost)
     if (not document and context in skipped) or not may_link.search(fragment) or _SURROGATE.search(fragment):
-        return fragment
+        return fragment, None
     # Consumers that parse with scripting off (sanitizers: html5ever/nh3,
     # html5lib) read <noscript> content as markup, browsers as text: input
     # with one is checked in both readings, whole.
     noscript = _NOSCRIPT.search(fragment) is not None
-    if beyond_bounds(fragment, noscript):
-        return fragment
+    # D133: what lies past D40's bounds is left as it is, what comes before is linked.
+    limit, bound = within_bounds(fragment, noscript)
+    if limit < len(fragment):
+        left_alone = Unlinked(limit, bound)
+        if limit == 0:
+            return fragment, left_alone
     if not document:
         doctype = ""
     gap = 0 if noscript or len(fragment) <= CHUNK or _late_root(fragment, CHUNK) else CHUNK
@@ -166,8 +227,12 @@ def linkify_html(
     quirks = document and not _STANDARD.match(doctype)
     for event in scan(fragment, skipped, selectors, quirks=quirks, gap=gap):
         if isinstance(event, Run):
+            if event.end > limit:
+                break
             runs.append(event)
             continue
+        if event.at > limit:
+            break
         if event.at <= start or refused >= _REFUSALS:
             continue
         # The cut is made only where the parser, run on this piece after its
@@ -178,8 +243,56 @@ def linkify_html(
         out.append(_piece(fragment, start, event.at, runs, linker, may_link, contexts, prefix))
         start, runs = event.at, []
         prefix = doctype + "".join(event.open)
-    out.append(_piece(fragment, start, len(fragment), runs, linker, may_link, contexts, prefix))
-    return out[0] if len(out) == 1 else "".join(out)
+    # The last piece ends at the limit: where it is not the end, the parser is
+    # in its data state before a tag or text, and the links (each closed, in
+    # the piece's text) leave its state as the input had it.
+    out.append(_piece(fragment, start, limit, runs, linker, may_link, contexts, prefix))
+    out.append(fragment[limit:])
+    return "".join(out), left_alone
+
+
+class Unlinked(NamedTuple):
+    """Where :func:`linkify_html` stopped linking (D133): from ``start`` (a
+    character offset of the input) to its end, the input passes ``bound``:
+    ``"depth"`` (it nests deeper than 512 elements, where browsers build
+    another tree) or ``"work"`` (a parse would cost more than linear work)."""
+
+    start: int
+    bound: str
+
+    def message(self, html: str) -> str:
+        line = html.count("\n", 0, self.start) + 1
+        column = self.start - (html.rfind("\n", 0, self.start) + 1) + 1
+        why = (
+            f"the HTML nests deeper than {MAX_DEPTH} elements"
+            if self.bound == "depth"
+            else "parsing it would cost more than linear work"
+        )
+        return f"left unlinked from line {line}, column {column} (character {self.start}) to the end: {why} (D133)"
+
+
+class LinkifiedHTML(NamedTuple):
+    """What :func:`linkify_html_result` returns: the ``html`` written, and
+    ``unlinked``: where linking stopped, or None when all of the input was
+    looked at."""
+
+    html: str
+    unlinked: Unlinked | None
+
+
+def within_bounds(html: str, noscript: bool) -> tuple[int, str]:
+    """How far ``html`` parses within D40's bounds (depth, work linear in
+    its whole length), with scripting on and, with a ``<noscript>``, off:
+    ``(len(html), "")``, or where it first passes one and which (D133)."""
+    limit, bound = len(html), ""
+    work = _WORK_FLOOR + _WORK_PER_CHARACTER * len(html)
+    for scripting in (True, False) if noscript else (True,):
+        cost = parse_cost(html, scripting=scripting, max_depth=MAX_DEPTH, max_work=work)
+        if cost is None:
+            return 0, "work"
+        if 0 <= cost.over < limit:
+            limit, bound = cost.over, cost.bound
+    return limit, bound
 
 
 def beyond_bounds(html: str, noscript: bool) -> bool:

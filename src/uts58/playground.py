@@ -99,6 +99,8 @@ def _request(request: object, fields: frozenset[str]) -> Mapping[str, Any]:
 
 
 def _string(request: Mapping[str, Any], name: str, limit: int, default: str | None = None) -> str:
+    if name not in request and default is None:
+        raise OptionError(f"{name} is missing: the request must give it (a string)", option=name)
     value = request.get(name, default)
     if not isinstance(value, str):
         raise OptionError(f"{name} must be a string, not {_json_type(value)}", option=name)

@@ -24,6 +24,7 @@ which is linear in it (D130).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import ipaddress
 import json
@@ -53,7 +54,26 @@ HEAD_DEADLINE = 10.0  # seconds the request line and headers may take in all (a 
 BODY_DEADLINE = 20.0  # seconds the whole body may take to arrive (a client sending a byte at a time)
 BUSY_WAIT = 5.0  # seconds a request waits for a free slot before 503
 SLOTS = 4  # requests worked on at once (each is linear in its text, D130)
-CONNECTIONS = 32  # connections open at once (a thread each); another is closed at once
+QUICK_BODY = 4096  # bytes: a body this small may also take the quick slot (D135)
+CONNECTIONS = 128  # connections open at once (a thread each)
+# D135: a connection that has spent this long reading its request or
+# sending its answer is stalled: when all connections are open, the one
+# stalled longest is closed for a new one (slowloris, slow readers); with
+# none stalled the new one gets a 503 at once.
+STALLED = 1.0
+BACKLOG = 256  # connections the kernel holds before they are accepted (the library's default is 5)
+WRITE_DEADLINE = 30.0  # seconds an answer may take to be sent in all
+MAX_ANSWER = 8 << 20  # bytes of one answer (a 413 asks for less text)
+ANSWER_BUDGET = 64 << 20  # bytes of the answers being sent at once (a 503 past it)
+# What a connection over the limit is sent before it is closed: never read, so no request to answer.
+_BUSY_BODY = b'{"error": "the server has too many connections; try again"}'
+_BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+    + f"Content-Length: {len(_BUSY_BODY)}\r\n".encode()
+    + b"Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\nX-Content-Type-Options: nosniff\r\n"
+    + b"Cache-Control: no-store\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
+    + _BUSY_BODY
+)
 
 API: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "/api/links": analyze,
@@ -79,6 +99,8 @@ _LOGGED = str.maketrans({c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0
 _ABSOLUTE = re.compile(r"http://([^/?#@]+)([/?][^#]*)?", re.IGNORECASE)
 # A Content-Length: ASCII digits only (str.isdigit is true of "²").
 _DIGITS = re.compile(r"[0-9]+")
+# A field name is a token (RFC 9110 §5.1, §5.6.2).
+_FIELD_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
 class _NotJSON(ValueError):
@@ -201,6 +223,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        self._reserved = 0  # (bytes of the answer budget this request holds)
         self.connection.settimeout(self.server.socket_timeout)  # (for writes; each read sets its own)
         self.rfile.close()  # (the socket's own reader: reads go through the deadline instead)
         self._reader = _DeadlineReader(self.connection, self.server.socket_timeout)
@@ -211,6 +234,25 @@ class _Handler(BaseHTTPRequestHandler):
         return self.server_version
 
     def _send(self, status: int, content_type: str, data: bytes) -> None:
+        server = self.server
+        if len(data) > server.max_answer:
+            status, content_type = 413, "application/json"
+            data = json.dumps({"error": f"the answer would be {len(data):,} bytes; the most is"
+                               f" {server.max_answer:,}: send less text"}).encode("ascii")  # fmt: skip
+        if not server.reserve(len(data)):
+            self.close_connection = True
+            status, content_type = 503, "application/json"
+            data = b'{"error": "the server is sending too much at once; try again"}'
+            server.reserve(len(data), force=True)
+        self._reserved = len(data)
+        server.phase(self.connection, "writing")
+        try:
+            self._answer(status, content_type, data)
+        finally:
+            server.release(self._reserved)
+            self._reserved = 0
+
+    def _answer(self, status: int, content_type: str, data: bytes) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
@@ -225,7 +267,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         if self.command != "HEAD":
-            self.wfile.write(data)
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        """``data`` to the socket within ``write_deadline`` in all (a slow
+        reader holds the answer's memory that long at most: D135)."""
+        deadline = time.monotonic() + self.server.write_deadline
+        view = memoryview(data)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the answer's deadline has passed")
+            self.connection.settimeout(min(self.server.socket_timeout, left))
+            view = view[self.connection.send(view[:65536]) :]
 
     def _json(self, status: int, data: Mapping[str, Any]) -> None:
         # ASCII JSON: a lone surrogate of the text comes back as the \\ud800 it was sent as.
@@ -247,15 +301,30 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _allowed(self) -> bool:
         """Whether the request is for this server (else its refusal is sent):
-        one Host header and one Content-Length at most (RFC 9112 §3.2, §6.3:
-        two may disagree, and which one wins is the attacker's game), and the
-        host it names allowed (D129).  An absolute-form target's authority is
-        that host, its path the path (RFC 9112 §3.2.2)."""
+        HTTP/1.0 or later (an HTTP/0.9 answer has no headers to carry the
+        security ones); field names without white space (RFC 9112 §5.1: ``Host :``
+        is a 400, not another header); one Host header and one Content-Length
+        at most (RFC 9112 §3.2, §6.3: two may disagree, and which one wins is
+        the attacker's game), and the host it names allowed (D129), white
+        space around it aside.  An absolute-form target's authority is that
+        host, its path the path (RFC 9112 §3.2.2)."""
+        self.server.phase(self.connection, "working")
+        if self.request_version == "HTTP/0.9":
+            self.close_connection = True
+            self.request_version = "HTTP/1.0"  # (answered as HTTP/1.0: with its status line and headers)
+            self._json(505, {"error": "HTTP/0.9 is not supported: send HTTP/1.0 or HTTP/1.1"})
+            return False
+        # (a line the header parser cannot read, "Host : x", ends its headers: the rest is its "payload")
+        if self.headers.defects or self.headers.get_payload() or not all(map(_FIELD_NAME.fullmatch, self.headers)):
+            self._json(400, {"error": "a header's name holds white space or is not a token"})
+            return False
         for name in ("Host", "Content-Length"):
             if len(self.headers.get_all(name, ())) > 1:
                 self._json(400, {"error": f"the {name} header is given more than once"})
                 return False
-        self._host = self.headers.get("Host", "")
+        self._host = self.headers.get("Host", "").strip(
+            " \t"
+        )  # (RFC 9110 §5.5: white space around a value is not the value)
         if not self.path.startswith("/"):
             absolute = _ABSOLUTE.fullmatch(self.path)
             if absolute is None:
@@ -288,20 +357,31 @@ class _Handler(BaseHTTPRequestHandler):
             return
         # The body is read before a slot is taken: a slow client holds a
         # connection (at most max_connections), never one of the SLOTS of work (D130).
-        refused = self._refused() or self._read()
+        refused = self._refused()
+        if refused is None:
+            self.server.phase(self.connection, "reading")  # (the body: a slow one is stalled too)
+            refused = self._read()
+            self.server.phase(self.connection, "working")
         if refused is not None:
             self._json(*refused)
             return
-        if not self.server.slots.acquire(timeout=self.server.busy_wait):
-            self._json(503, {"error": "the server is busy; try again"})
-            return
+        # D135: a small request that finds every slot taken (by large ones)
+        # waits for the quick slot, which only small requests take: one
+        # answers in milliseconds, whatever the large ones cost.
+        server = self.server
+        lane = server.slots
+        if not lane.acquire(blocking=False):
+            lane = server.quick if len(self._body) <= QUICK_BODY else server.slots
+            if not lane.acquire(timeout=server.busy_wait):
+                self._json(503, {"error": "the server is busy; try again"})
+                return
         try:
             status, data = answer(self.path.split("?", 1)[0], self._body)
         except Exception:  # (a bug: say so, and never send a traceback)
-            self.server.failures += 1
+            server.failures += 1
             status, data = 500, {"error": "internal error (the server's log has nothing more: report it)"}
         finally:
-            self.server.slots.release()
+            lane.release()
         self._json(status, data)
 
     def _refused(self) -> tuple[int, dict[str, str]] | None:
@@ -361,17 +441,22 @@ class PlaygroundServer(ThreadingHTTPServer):
 
     >>> server = PlaygroundServer("127.0.0.1", 0, log=None)
     >>> server.url.startswith("http://127.0.0.1:"), server.port > 0, server.max_connections
-    (True, True, 32)
+    (True, True, 128)
     >>> server.server_close()
     """
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = BACKLOG
     socket_timeout = SOCKET_TIMEOUT
     head_deadline = HEAD_DEADLINE
     body_deadline = BODY_DEADLINE
+    write_deadline = WRITE_DEADLINE
     busy_wait = BUSY_WAIT
     max_connections = CONNECTIONS
+    stalled = STALLED
+    max_answer = MAX_ANSWER
+    answer_budget = ANSWER_BUDGET
 
     def __init__(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, log: TextIO | None = sys.stderr) -> None:
         if not isinstance(host, str):
@@ -388,8 +473,14 @@ class PlaygroundServer(ThreadingHTTPServer):
         self.host = host
         self.log = log
         self.slots = threading.BoundedSemaphore(SLOTS)
+        self.quick = threading.BoundedSemaphore(1)
         self.failures = 0  # (requests that met a bug: the tests check there are none)
-        self.connections = 0  # (open now, each with its thread)
+        # The connections open, each with its phase ("reading", "working",
+        # "writing") and since when (D135); and the answer bytes being sent.
+        self._open: dict[Any, tuple[str, float]] = {}
+        self.sending = 0
+        self.most_sending = 0  # (the most held at once: the tests read it)
+        self.evicted = 0
         self._counting = threading.Lock()
         super().__init__((str(infos[0][4][0]), int(infos[0][4][1])), _Handler)
         self.port: int = self.socket.getsockname()[1]
@@ -399,33 +490,76 @@ class PlaygroundServer(ThreadingHTTPServer):
         socketserver.TCPServer.server_bind(self)
         self.server_name, self.server_port = str(self.server_address[0]), int(self.server_address[1])
 
+    @property
+    def connections(self) -> int:
+        """The connections open now, each with its thread."""
+        return len(self._open)
+
     def process_request(self, request: Any, client_address: Any) -> None:
-        # D130: a thread per connection, and at most max_connections of them;
-        # another connection is closed at once (it has not been read, so no answer).
+        # D130, D135: a thread per connection, and at most max_connections of
+        # them; when all are open, the one stalled longest (reading its request
+        # or sending its answer for more than `stalled` seconds) is closed for
+        # this one, and with none stalled this one is answered 503 at once.
+        now = time.monotonic()
+        victim = None
         with self._counting:
-            full = self.connections >= self.max_connections
+            full = len(self._open) >= self.max_connections
+            if full:
+                stalled = [(since, c) for c, (phase, since) in self._open.items() if phase != "working"]
+                since, victim = min(stalled, key=lambda entry: entry[0], default=(now, None))
+                if victim is not None and now - since > self.stalled:
+                    del self._open[victim]
+                    self.evicted += 1
+                    full = False
+                else:
+                    victim = None
             if not full:
-                self.connections += 1
+                self._open[request] = ("reading", now)
+        if victim is not None:
+            with contextlib.suppress(OSError):
+                victim.shutdown(socket.SHUT_RDWR)  # (its thread's read or write fails, and it ends)
         if full:
             if self.log is not None:
-                self.log.write(f"{client_address[0]} - closed: {self.max_connections} connections are open\n")
+                self.log.write(f"{client_address[0]} - refused: {self.max_connections} connections are open\n")
+            with contextlib.suppress(OSError):
+                request.setblocking(False)
+                request.send(_BUSY)  # (a small answer: the socket's buffer takes it whole, or nothing is waited for)
             self.shutdown_request(request)
             return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._closed_one()
+            self._closed(request)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._closed_one()
+            self._closed(request)
 
-    def _closed_one(self) -> None:
+    def _closed(self, request: Any) -> None:
         with self._counting:
-            self.connections -= 1
+            self._open.pop(request, None)
+
+    def phase(self, connection: Any, phase: str) -> None:
+        """What ``connection`` does now, from now (D135)."""
+        with self._counting:
+            if connection in self._open:
+                self._open[connection] = (phase, time.monotonic())
+
+    def reserve(self, size: int, *, force: bool = False) -> bool:
+        """Take ``size`` bytes of the answer budget (D135), unless it would pass it."""
+        with self._counting:
+            if not force and self.sending and self.sending + size > self.answer_budget:
+                return False
+            self.sending += size
+            self.most_sending = max(self.most_sending, self.sending)
+            return True
+
+    def release(self, size: int) -> None:
+        with self._counting:
+            self.sending -= size
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client gone (reset, timed out) is no error of the server's; anything else is a bug, logged as usual.
@@ -483,6 +617,7 @@ def run_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"uts58 serve: warning: listening on {where}, which other machines can reach:"
             " anyone who can connect can use the playground\n"
         )
+    answer("/api/links", b'{"text": "example.com"}')  # (the tables load now, not in the first request)
     try:
         out.write(f"uts58 playground at {server.url} (Ctrl-C stops)\n")
         out.flush()

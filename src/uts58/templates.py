@@ -49,8 +49,8 @@ from functools import cache
 from typing import Any
 
 from ._htmltext import DEFAULT_SKIP, Selector
-from .anchor import ATTR_NAME
-from .errors import OptionError
+from .anchor import ATTR_NAME, check_attribute, refused_attribute
+from .errors import OptionError, UnsafeAttributeError
 from .linkifier import linkify
 from .options import PRESETS
 from .security import Policy
@@ -181,8 +181,12 @@ def _options(
     extra = dict(attrs or {})
     for name in extra:
         # The same rule as the compact Django argument, whichever way attrs come.
-        if isinstance(name, str) and (name.lower().startswith("on") or name.lower() in ("href", "style")):
-            raise OptionError(f"attrs: {name!r} is not an attribute the filter may set")
+        if isinstance(name, str) and name.lower() in ("href", "style"):
+            raise UnsafeAttributeError(
+                f"attrs: {name!r} is not an attribute the filter may set", option="attrs", attribute=name
+            )
+        if isinstance(name, str) and isinstance(extra[name], str):
+            check_attribute(name, extra[name], "attrs")  # (D134: linkify's rule, whichever way attrs come)
     if target is None:
         # A target among the attrs is the filter's target option (noopener for _blank): linkify's rule, D82.
         key = next((key for key in extra if isinstance(key, str) and key.lower() == "target"), None)
@@ -298,8 +302,12 @@ class _Argument:
             lowered = name.lower()
             if lowered.startswith("attr:"):
                 attr = name[5:].strip()
-                if not eq or not ATTR_NAME.match(attr) or attr.lower().startswith("on") or attr.lower() in _NO_ATTRS:
+                if not eq or not ATTR_NAME.match(attr) or attr.lower() in _NO_ATTRS:
                     raise self.fail(f"{item.strip()!r} is not attr:NAME=VALUE with a NAME the filter may set", "attrs")
+                why = refused_attribute(attr, value)
+                if why is not None:  # (D134: linkify's rule)
+                    message = f"linkify argument {self.arg!r}: attr:{attr} {why}"
+                    raise UnsafeAttributeError(message, option="attrs", attribute=attr)
                 self.put(self.attrs, attr.lower(), value, f"attr:{attr}")
             elif not eq:
                 for word in name.split():

@@ -29,7 +29,7 @@ from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNod
 
 from .._checks import check_str
 from .._htmltext import document_start
-from ..anchor import ATTR_NAME, safe_href
+from ..anchor import check_attribute, safe_href
 from ..detection import Link
 from ..html5 import beyond_bounds, linkify_html
 from ..linkifier import Linkifier
@@ -322,8 +322,11 @@ def _run_on_existing(callbacks: tuple[BleachCallback, ...], node: LexborNode, sc
             raise TypeError(f"a callback returned {type(value).__name__} for {name!r}, not str")
         if before.get(name) == value:
             continue
-        if not ATTR_NAME.match(name) or name.startswith("on") or (name == "href" and not safe_href(value, schemes)):
-            return False
+        if name == "href":
+            if not safe_href(value, schemes):
+                return False
+            continue
+        check_attribute(name, value, "callbacks")  # (D134: the rule of new links, and of attrs)
     changed = False
     if list(after.items()) != list(before.items()):
         for name in before:
