@@ -322,9 +322,8 @@ class _Handler(BaseHTTPRequestHandler):
             if len(self.headers.get_all(name, ())) > 1:
                 self._json(400, {"error": f"the {name} header is given more than once"})
                 return False
-        self._host = self.headers.get("Host", "").strip(
-            " \t"
-        )  # (RFC 9110 §5.5: white space around a value is not the value)
+        # (RFC 9110 §5.5: the white space around a value is not the value)
+        self._host = self.headers.get("Host", "").strip(" \t")
         if not self.path.startswith("/"):
             absolute = _ABSOLUTE.fullmatch(self.path)
             if absolute is None:
