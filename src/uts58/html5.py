@@ -78,6 +78,11 @@ _STANDARD = re.compile(
 # depth of the tree at 512 (Chromium): input whose bound exceeds either
 # comes back unchanged, unparsed (D40).
 MAX_DEPTH = 512
+# D133: where links stop.  Chromium's 512 counts the elements the parser
+# opens that the model does not (a document's implied html and body, a
+# fragment's root), and a link's text is one level below its text: past
+# 510 of the model's levels it builds the link elsewhere (found in Chromium).
+LINK_DEPTH = MAX_DEPTH - 2
 _WORK_PER_CHARACTER = 64
 _WORK_FLOOR = 1 << 16
 # Large input is checked piece by piece, cut where the tokenizer is in its
@@ -128,7 +133,7 @@ def linkify_html(
     comments, quoting), and only if a parse of the output gives the DOM of
     the input plus the links (D109); a link that would not is left out.
 
-    Input that nests deeper than a browser builds (512 elements) or would
+    Input that nests deeper than a browser builds links (510 elements) or would
     cost a parse more than linear work is linked up to where it passes that
     bound and returned as it is from there, with an
     :class:`~uts58.errors.UnlinkedWarning` saying where (D133);
@@ -154,7 +159,7 @@ def linkify_html_result(fragment: str, **arguments: Any) -> LinkifiedHTML:
 
     >>> result = linkify_html_result("<p>see example.com</p>" + "<div>" * 600 + "b.org")
     >>> result.html.count("<a "), result.unlinked
-    (1, Unlinked(start=2582, bound='depth'))
+    (1, Unlinked(start=2572, bound='depth'))
     """
     try:
         bound = _ARGUMENTS.bind(fragment, **arguments)
@@ -254,7 +259,7 @@ def _linkified(
 class Unlinked(NamedTuple):
     """Where :func:`linkify_html` stopped linking (D133): from ``start`` (a
     character offset of the input) to its end, the input passes ``bound``:
-    ``"depth"`` (it nests deeper than 512 elements, where browsers build
+    ``"depth"`` (it nests deeper than 510 elements, where browsers build
     another tree) or ``"work"`` (a parse would cost more than linear work)."""
 
     start: int
@@ -264,7 +269,7 @@ class Unlinked(NamedTuple):
         line = html.count("\n", 0, self.start) + 1
         column = self.start - (html.rfind("\n", 0, self.start) + 1) + 1
         why = (
-            f"the HTML nests deeper than {MAX_DEPTH} elements"
+            f"the HTML nests deeper than {LINK_DEPTH} elements"
             if self.bound == "depth"
             else "parsing it would cost more than linear work"
         )
@@ -287,7 +292,7 @@ def within_bounds(html: str, noscript: bool) -> tuple[int, str]:
     limit, bound = len(html), ""
     work = _WORK_FLOOR + _WORK_PER_CHARACTER * len(html)
     for scripting in (True, False) if noscript else (True,):
-        cost = parse_cost(html, scripting=scripting, max_depth=MAX_DEPTH, max_work=work)
+        cost = parse_cost(html, scripting=scripting, max_depth=LINK_DEPTH, max_work=work)
         if cost is None:
             return 0, "work"
         if 0 <= cost.over < limit:
