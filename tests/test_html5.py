@@ -537,6 +537,10 @@ def test_within_the_bounds_nothing_is_reported() -> None:
     assert result.unlinked is None and result.html.count("<a ") == 1
     with pytest.raises(TypeError, match="nosuch"):
         linkify_html_result("x.com", nosuch=1)
+    # CDATA in SVG to the end of input: the model cannot follow it, so nothing is linked, and that is said.
+    unsure = linkify_html_result("a.com <svg><![CDATA[ b.com")
+    assert unsure == ("a.com <svg><![CDATA[ b.com", (0, "unsure"))
+    assert "cannot be followed" in unsure.unlinked.message("")  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

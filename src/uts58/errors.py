@@ -81,7 +81,8 @@ class UnlinkedWarning(UserWarning):
     """Part of an HTML input was returned without links (D133): it nests
     deeper than a browser builds links (510 elements) or would cost a parse more
     than linear work.  ``start`` is where that part begins (a character
-    offset in the input), ``reason`` says which bound it passes; the links
+    offset in the input), ``reason`` says which bound it passes (``"depth"``,
+    ``"work"``, or ``"unsure"``: foreign CDATA to the end of input); the links
     before it are made.  :func:`uts58.html5.linkify_html_result` reports the
     same without a warning."""
 

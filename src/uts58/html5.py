@@ -259,7 +259,8 @@ def _linkified(
 class Unlinked(NamedTuple):
     """Where :func:`linkify_html` stopped linking (D133): from ``start`` (a
     character offset of the input) to its end, the input passes ``bound``:
-    ``"depth"`` (it nests deeper than 510 elements, where browsers build
+    ``"unsure"`` (foreign CDATA to the end of input, which the bound's model
+    cannot follow), ``"depth"`` (it nests deeper than 510 elements, where browsers build
     another tree) or ``"work"`` (a parse would cost more than linear work)."""
 
     start: int
@@ -268,11 +269,10 @@ class Unlinked(NamedTuple):
     def message(self, html: str) -> str:
         line = html.count("\n", 0, self.start) + 1
         column = self.start - (html.rfind("\n", 0, self.start) + 1) + 1
-        why = (
-            f"the HTML nests deeper than {LINK_DEPTH} elements"
-            if self.bound == "depth"
-            else "parsing it would cost more than linear work"
-        )
+        why = {
+            "depth": f"the HTML nests deeper than {LINK_DEPTH} elements",
+            "work": "parsing it would cost more than linear work",
+        }.get(self.bound, "the parser's state there cannot be followed (CDATA to the end of input)")
         return f"left unlinked from line {line}, column {column} (character {self.start}) to the end: {why} (D133)"
 
 
@@ -293,8 +293,8 @@ def within_bounds(html: str, noscript: bool) -> tuple[int, str]:
     work = _WORK_FLOOR + _WORK_PER_CHARACTER * len(html)
     for scripting in (True, False) if noscript else (True,):
         cost = parse_cost(html, scripting=scripting, max_depth=LINK_DEPTH, max_work=work)
-        if cost is None:
-            return 0, "work"
+        if cost is None:  # (CDATA in foreign content to the end of input: the model cannot follow it)
+            return 0, "unsure"
         if 0 <= cost.over < limit:
             limit, bound = cost.over, cost.bound
     return limit, bound
