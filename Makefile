@@ -23,7 +23,7 @@ DOCS_STAMP    := $(VENV)/.installed-docs
 SPARK_STAMP   := $(VENV)/.installed-spark
 # Reinstall when the project metadata or the C accelerator changes; the
 # install is editable, so Python source changes need no reinstall.
-INSTALL_INPUTS := pyproject.toml setup.py $(wildcard src/speedups/*.c src/speedups/*.h)
+INSTALL_INPUTS := pyproject.toml setup.py $(wildcard src/kernels/*.c src/kernels/*.h)
 
 .PHONY: demo test docs spark lint bench fuzz tables check-tables clean
 
@@ -69,7 +69,7 @@ docs: $(DOCS_STAMP)
 	$(BIN)/python tools/check_site_links.py site
 
 lint: $(DEV_STAMP)
-	for f in src/speedups/*.c; do \
+	for f in src/kernels/*.c; do \
 	  $(CC) -fsyntax-only -std=c11 -Wall -Wextra -Wpedantic -Werror \
 	    -I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" $$f || exit 1; \
 	done
@@ -98,7 +98,7 @@ fuzz: $(DEV_STAMP)
 	done
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_promises.py
 
-# Regenerate the property tables (src/uts58/_tables/) from the Unicode files
+# Regenerate the property tables (src/uts58/tables/) from the Unicode files
 # in tools/data/<version>/ (generator inputs, not shipped: D67); check-tables
 # fails if a committed table differs from what the inputs give.
 tables: $(DEV_STAMP)

@@ -26,8 +26,8 @@ import legacy_html
 from timing import best_of, doubling
 
 import uts58
-import uts58.terminal
-from uts58.detection import spans
+import uts58.output.terminal
+from uts58.detect.finder import spans
 from uts58.stream import find_links_in_stream
 
 MB = 1 << 20
@@ -71,25 +71,25 @@ def html_document(size: int) -> str:
 def _markdown_it() -> Callable[[str], object]:
     from markdown_it import MarkdownIt
 
-    import uts58.markdown_it
+    import uts58.markdown.markdown_it
 
-    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin)
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown.markdown_it.plugin)
     return md.render
 
 
 def _python_markdown() -> Callable[[str], object]:
     import markdown
 
-    md = markdown.Markdown(extensions=["uts58.python_markdown"])
+    md = markdown.Markdown(extensions=["uts58.markdown.python_markdown"])
     return lambda text: md.reset().convert(text)
 
 
 def _mistune() -> Callable[[str], object]:
     import mistune
 
-    import uts58.mistune
+    import uts58.markdown.mistune
 
-    md = mistune.create_markdown(plugins=[uts58.mistune.plugin])
+    md = mistune.create_markdown(plugins=[uts58.markdown.mistune.plugin])
     return lambda text: md(text)
 
 
@@ -128,7 +128,7 @@ def _dask_parquet() -> Callable[[str], object]:
     import dask.dataframe as dd
     import pandas as pd
 
-    from uts58.dask import add_link_columns
+    from uts58.frames.dask import add_link_columns
 
     def run(text: str) -> object:
         ddf = dd.from_pandas(pd.DataFrame({"body": text.split(",")}), npartitions=4)
@@ -145,7 +145,7 @@ def _serve_handler() -> Callable[[str], object]:
     one request's 100,000 characters (D130)."""
     import json
 
-    from uts58.serve import answer
+    from uts58.cli.playground import answer
 
     def run(text: str) -> object:
         cut = text.find(" ", len(text) // 2)
@@ -189,7 +189,7 @@ ADAPTERS: dict[str, Callable[[], Callable[[str], object]]] = {
     "spans, one paragraph (D89)": lambda: lambda text: list(spans(text)),
     "Dask add_link_columns → to_parquet, one row per two links": _dask_parquet,
     "OSC 8 writer (uts58 linkify --format osc8), one paragraph with controls (D127)": lambda: (
-        lambda text: uts58.terminal.linkify_osc8(text.replace(" or ", " \x1b]8;; "))
+        lambda text: uts58.output.terminal.linkify_osc8(text.replace(" or ", " \x1b]8;; "))
     ),
     "uts58 serve request handler (POST /api/links, JSON in and out), one paragraph": _serve_handler,
 }
@@ -224,7 +224,7 @@ def _compat_lines(module: str, name: str) -> Callable[[str], object]:
 
 def bench_link_dense() -> tuple[list[str], bool]:
     """Each HTML and Markdown adapter on link-dense text, every host new."""
-    from uts58.caches import clear
+    from uts58.base.caches import clear
 
     rows = []
     ok = True
@@ -259,7 +259,7 @@ def _forget_link_forms() -> None:
     (whose misses each evict an entry), and the later rounds of the sizes
     then ran from different states: ratios of 2.35 and 2.39 in two runs,
     1.91 with the memory emptied.  (The adapters all use the default finder.)"""
-    uts58.detection.finder_for({})._link_forms.cache_clear()  # type: ignore[attr-defined]
+    uts58.detect.finder.finder_for({})._link_forms.cache_clear()  # type: ignore[attr-defined]
 
 
 def bench_adapters() -> tuple[list[str], bool]:

@@ -43,12 +43,12 @@ print(json.dumps({{"kib": {_PEAK} - before, "links": out.count("<a ") - page.cou
 # imported it (and read nothing).
 _CLI = f"""
 import contextlib, io, json, sys
-import uts58.cli, uts58.html5
+import uts58.cli.main, uts58.html.linkify
 if sys.argv[1] == "-":
     print(json.dumps({{"kib": {_PEAK}}}))
     sys.exit(0)
 with contextlib.redirect_stdout(io.StringIO()):
-    code = uts58.cli.main(["linkify", "--html", "-o", sys.argv[2], sys.argv[1]])
+    code = uts58.cli.main.main(["linkify", "--html", "-o", sys.argv[2], sys.argv[1]])
 print(json.dumps({{"kib": {_PEAK}, "code": code}}))
 """
 

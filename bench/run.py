@@ -51,7 +51,7 @@ from speed import bench_speed
 from timing import best_of, doubling
 
 import uts58
-from uts58._kernels import accelerated
+from uts58.kernels import accelerated
 
 MB = 1 << 20
 
@@ -265,7 +265,7 @@ def _probe(code: str, env: dict[str, str] | None = None) -> object:
 def bench_offsets() -> tuple[list[str], bool]:
     """link_offsets (D73): the links of one non-ASCII text in UTF-8 bytes and
     UTF-16 units, in one pass; time per link must stay flat."""
-    from uts58.offsets import link_offsets
+    from uts58.output.offsets import link_offsets
 
     sizes = [10_000, 20_000, 40_000, 80_000]
     chunk = "😀 see bücher.de/straße and x@example.org; "

@@ -97,7 +97,7 @@ def bench_spark() -> tuple[list[str], bool]:
 
     from pyspark.sql import SparkSession
 
-    from uts58.spark import links_udf
+    from uts58.frames.spark import links_udf
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # D76
     spark = (

@@ -21,7 +21,7 @@ Workloads:
 
 Every uts58 workload is timed twice: as it comes (hosts that repeat in the
 text are answered by the bounded caches from their second time on, and so
-are those of an earlier round), and "cold", with ``uts58.caches.clear()``
+are those of an earlier round), and "cold", with ``uts58.base.caches.clear()``
 before each timing, so that no figure is what a cache remembered from a
 round before (issue 23, D104).
 
@@ -182,7 +182,7 @@ def _probe(args: argparse.Namespace) -> int:
     """``--probe``: time uts58 (whatever ``import uts58`` finds) on the
     workloads and print JSON {"file", "accelerated", "results": {workload: [s, links, MB]}}."""
     import uts58
-    from uts58._kernels import accelerated
+    from uts58.kernels import accelerated
 
     sizes = Sizes.of(args.quick)
     find = uts58.find_links
@@ -210,7 +210,7 @@ def _probe(args: argparse.Namespace) -> int:
         if not isinstance(real, str):
             workloads["lines"], workloads["docs"] = real[1], real[0]
     try:
-        from uts58.caches import clear
+        from uts58.base.caches import clear
     except ImportError:  # (a tree from before issue 23: no cold figures)
         clear = None
     results = {name: [float("inf"), count(texts), utf8_mb(texts)] for name, texts in workloads.items()}

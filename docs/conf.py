@@ -74,9 +74,9 @@ _EXTERNAL = (
 )
 nitpick_ignore_regex = [(r"py:.*", _EXTERNAL)]
 nitpick_ignore = [
-    ("py:class", "uts58.caches.F"),  # a type variable (of the cache decorator's signature)
-    ("py:class", "Scan"),  # the C kernel's scanner, private (uts58._speedups), in a signature
-    ("py:class", "Kind"),  # uts58.link.Kind, the Literal["url", "email"] of Link.kind: not in an __all__
+    ("py:class", "uts58.base.caches.F"),  # a type variable (of the cache decorator's signature)
+    ("py:class", "Scan"),  # the C kernel's scanner, private (uts58.kernels._c), in a signature
+    ("py:class", "Kind"),  # uts58.detect.link.Kind, the Literal["url", "email"] of Link.kind: not in an __all__
 ]
 
 
@@ -90,11 +90,12 @@ nitpick_ignore = [
 
 
 def public_modules() -> list[str]:
-    """Every public module of uts58 (no part of its name starts with ``_``)."""
+    """Every public module of uts58 (no part of its name starts with ``_``; not
+    the generated tables, which are data)."""
     return sorted(
         m.name
         for m in pkgutil.walk_packages(uts58.__path__, "uts58.")
-        if not any(part.startswith("_") for part in m.name.split(".")[1:])
+        if not any(part.startswith("_") for part in m.name.split(".")[1:]) and not m.name.startswith("uts58.tables")
     )
 
 

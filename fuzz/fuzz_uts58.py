@@ -22,16 +22,16 @@ import atheris
 with atheris.instrument_imports():
     # uts58 loads its modules lazily: import them here to instrument them.
     import uts58
-    import uts58.detection
-    import uts58.email
-    import uts58._kernels_py
-    import uts58.escaping
-    import uts58.formatting
-    import uts58.hosts
-    import uts58.linkifier
-    import uts58.security
-    import uts58.termination
-    import uts58.whatwg
+    import uts58.detect.finder
+    import uts58.spec.email
+    import uts58.kernels._python
+    import uts58.spec.escaping
+    import uts58.spec.formatting
+    import uts58.hosts.domains
+    import uts58.output.linkifier
+    import uts58.output.policy
+    import uts58.spec.termination
+    import uts58.hosts.whatwg
 
 
 def _text(data: bytes) -> str:

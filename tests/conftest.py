@@ -59,18 +59,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # --------------------------------------------------------------------------
-# Kernels: the C accelerator and the Python reference (uts58._kernels).
+# Kernels: the C accelerator and the Python reference (uts58.kernels).
 # A test module that runs every test in both modes says
 # ``pytestmark = pytest.mark.usefixtures("kernel_mode")``.
 
-from uts58 import _kernels  # noqa: E402
+from uts58 import kernels as _kernels  # noqa: E402
 
 C_KERNELS_WHY_NOT = (
     "UTS58_PURE_PYTHON is set: the C kernels are not used in this run"
     if os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0")
     else None
     if _kernels.accelerated()
-    else "uts58._speedups is not built here"
+    else "uts58.kernels._c is not built here"
 )
 
 
@@ -100,7 +100,7 @@ def parquet_links_everywhere(path: Path, column: str) -> dict[str, list[list[dic
     import pandas as pd
     import pyarrow.parquet as pq
 
-    from uts58._schema import arrow_type
+    from uts58.frames._schema import arrow_type
 
     table = pq.read_table(path)
     assert table.schema.field(column).type == arrow_type()
@@ -119,7 +119,7 @@ def playground_running(log: Any = None, **limits: float) -> Iterator[Any]:
     """A ``uts58 serve`` server on a free port of 127.0.0.1 (logging to
     ``log``; some of its limits, D130, set to ``limits``), serving in a thread
     until the block ends; then no request may have met a bug (a 500)."""
-    from uts58.serve import make_server
+    from uts58.cli.serve import make_server
 
     running = make_server(port=0, log=log)
     for name, value in limits.items():

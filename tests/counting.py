@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from uts58.detection import Finder
+from uts58.detect.finder import Finder
 
 
 class Scans:
@@ -37,7 +37,7 @@ def count_scans(monkeypatch: pytest.MonkeyPatch, module: ModuleType | None = Non
 
 
 class Lookups:
-    """How many characters' grapheme classes were looked up (``uts58.graphemes._class``)."""
+    """How many characters' grapheme classes were looked up (``uts58.unicode.graphemes._class``)."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -45,11 +45,11 @@ class Lookups:
 
 def count_grapheme_lookups(monkeypatch: pytest.MonkeyPatch) -> Lookups:
     """Count the grapheme-class lookups while the test runs: the steps of
-    every walk from an offset of :mod:`uts58.graphemes` (``is_boundary``,
+    every walk from an offset of :mod:`uts58.unicode.graphemes` (``is_boundary``,
     ``boundary_at_or_before``, ``boundary_at_or_after``) and so of the
     shortening (D79, D81).  (``boundaries`` reads its text in one pass with
     the lookup inlined: its steps are the characters it reads.)"""
-    from uts58 import graphemes
+    from uts58.unicode import graphemes
 
     counts = Lookups()
     real = graphemes._class

@@ -27,12 +27,12 @@ from markdown_cases import PRESETS, WRONG_OPTIONS, attributes, check_internal_ho
 from markdown_it import MarkdownIt
 
 import uts58
-import uts58.markdown_it
-import uts58.mistune
+import uts58.markdown.markdown_it
+import uts58.markdown.mistune
 from uts58 import Link, Linkifier, Policy
-from uts58.cli import main
+from uts58.cli.main import main
 from uts58.errors import UnsafeAttributeError
-from uts58.python_markdown import LinkifyExtension
+from uts58.markdown.python_markdown import LinkifyExtension
 from uts58.templates import linkify_filter
 
 Render = Callable[..., str]
@@ -86,11 +86,16 @@ OUTPUTS: dict[str, tuple[Render, bool]] = {
     "linkify markdown": (_markdown, False),
     "Linkifier.render": (lambda text, **o: Linkifier(**o).render(text), True),
     "linkify_html": (lambda text, **o: uts58.linkify_html(html.escape(text, quote=False), **o), True),
-    "markdown-it": (lambda text, **o: MarkdownIt().use(uts58.markdown_it.plugin, **o).render(text), True),
+    "markdown-it": (lambda text, **o: MarkdownIt().use(uts58.markdown.markdown_it.plugin, **o).render(text), True),
     "python-markdown": (lambda text, **o: markdown.markdown(text, extensions=[LinkifyExtension(**o)]), True),
-    "mistune": (lambda text, **o: mistune.create_markdown(plugins=[uts58.mistune.LinkifyPlugin(**o)])(text), True),
+    "mistune": (
+        lambda text, **o: mistune.create_markdown(plugins=[uts58.markdown.mistune.LinkifyPlugin(**o)])(text),
+        True,
+    ),
     "mistune escape=False": (
-        lambda text, **o: mistune.create_markdown(escape=False, plugins=[uts58.mistune.LinkifyPlugin(**o)])(text),
+        lambda text, **o: mistune.create_markdown(escape=False, plugins=[uts58.markdown.mistune.LinkifyPlugin(**o)])(
+            text
+        ),
         True,
     ),
     "template filter": (lambda text, **o: str(linkify_filter(text, **o)), True),
@@ -293,9 +298,9 @@ def test_a_linkifier_or_its_options_not_both() -> None:
     lk = Linkifier(rel="ugc")
     for render in (
         lambda **o: uts58.linkify_html("a.com", **o),
-        lambda **o: uts58.mistune.LinkifyPlugin(**o),
+        lambda **o: uts58.markdown.mistune.LinkifyPlugin(**o),
         lambda **o: LinkifyExtension(**o),
-        lambda **o: uts58.markdown_it.Linkify(**o),
+        lambda **o: uts58.markdown.markdown_it.Linkify(**o),
     ):
         with pytest.raises(uts58.OptionError) as info:
             render(linkifier=lk, rel="x")
@@ -309,9 +314,11 @@ def test_a_linkifier_is_taken_as_it_is(output: str) -> None:
     """linkifier=: its options, its link text (here the display form, as linkify's)."""
     adapters: dict[str, Callable[[str, Linkifier], str]] = {
         "linkify_html": lambda t, lk: uts58.linkify_html(t, linkifier=lk),
-        "markdown-it": lambda t, lk: MarkdownIt().use(uts58.markdown_it.plugin, linkifier=lk).render(t),
+        "markdown-it": lambda t, lk: MarkdownIt().use(uts58.markdown.markdown_it.plugin, linkifier=lk).render(t),
         "python-markdown": lambda t, lk: markdown.markdown(t, extensions=[LinkifyExtension(linkifier=lk)]),
-        "mistune": lambda t, lk: mistune.create_markdown(plugins=[uts58.mistune.LinkifyPlugin(linkifier=lk)])(t),
+        "mistune": lambda t, lk: mistune.create_markdown(plugins=[uts58.markdown.mistune.LinkifyPlugin(linkifier=lk)])(
+            t
+        ),
     }
     lk = Linkifier(rel="ugc", kinds="url")
     found = attributes(adapters[output]("see HTTP://B\u00dcCHER.de/%C3%A4 and x@b.com", lk))
@@ -321,7 +328,7 @@ def test_a_linkifier_is_taken_as_it_is(output: str) -> None:
 def test_the_markdown_it_plugin_turns_linkify_on() -> None:
     """MarkdownIt().use(plugin) links: the plugin enables markdown-it's linkify option and rules."""
     for md in (MarkdownIt(), MarkdownIt("zero"), MarkdownIt("commonmark", {"linkify": False})):
-        assert 'href="https://a.com/"' in md.use(uts58.markdown_it.plugin).render("see a.com")
+        assert 'href="https://a.com/"' in md.use(uts58.markdown.markdown_it.plugin).render("see a.com")
     # Without the plugin, markdown-it's commonmark preset links nothing.
     assert "href" not in MarkdownIt().render("see a.com")
 
@@ -486,7 +493,7 @@ def test_errors_name_the_function_called() -> None:
         (lambda: uts58.linkify("a.com", bogus=1), "linkify()"),
         (lambda: uts58.linkify_html("a.com", bogus=1), "linkify_html()"),
         (lambda: LinkifyExtension(bogus=1), "LinkifyExtension()"),
-        (lambda: uts58.mistune.LinkifyPlugin(bogus=1), "LinkifyPlugin()"),
+        (lambda: uts58.markdown.mistune.LinkifyPlugin(bogus=1), "LinkifyPlugin()"),
         (lambda: Linkifier(bogus=1), "Linkifier()"),
     ):
         with pytest.raises(TypeError, match=rf"^{re.escape(name)} got an unexpected keyword argument 'bogus'"):
@@ -499,7 +506,7 @@ def test_errors_name_the_function_called() -> None:
     "make",
     [
         lambda **o: LinkifyExtension(**o),
-        lambda **o: uts58.mistune.LinkifyPlugin(**o),
+        lambda **o: uts58.markdown.mistune.LinkifyPlugin(**o),
         lambda **o: uts58.linkify_html("a.com", **o),
     ],
 )
@@ -514,7 +521,7 @@ def test_html_adapters_refuse_a_markdown_format(make: Callable[..., object]) -> 
 def test_markdown_it_trims_a_final_star_with_the_options_applied() -> None:
     """markdown-it reads a final '*' as emphasis: the anchor is the trimmed
     URL's, after the callback and the display options (review of issue 24)."""
-    render = lambda text, **o: MarkdownIt().use(uts58.markdown_it.plugin, **o).render(text)  # noqa: E731
+    render = lambda text, **o: MarkdownIt().use(uts58.markdown.markdown_it.plugin, **o).render(text)  # noqa: E731
     redirect = lambda link, attrs: {**attrs, "href": "/out?to=" + link.href}  # noqa: E731
     found = attributes(render("**https://example.com/a**", callback=redirect))
     assert found == [{"href": "/out?to=https://example.com/a", "#text": "https://example.com/a"}]
@@ -532,7 +539,7 @@ def test_importing_makes_no_finder() -> None:
     import subprocess
     import sys
 
-    code = "import uts58.linkifier as l, uts58.cli; print(l.default_linkifier.cache_info().currsize)"
+    code = "import uts58.output.linkifier as l, uts58.cli.main; print(l.default_linkifier.cache_info().currsize)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "0"
 

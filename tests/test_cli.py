@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from uts58 import Policy, find_links, linkify
-from uts58.cli import main
+from uts58.cli.main import main
 from uts58.conformance import mark_links
 
 
@@ -228,7 +228,7 @@ def test_detect_checks_every_file_before_writing(capsys: pytest.CaptureFixture[s
 def test_progress_bar_only_on_a_terminal() -> None:
     import io
 
-    from uts58._cli_io import progress as _progress
+    from uts58.cli.io import progress as _progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -271,12 +271,12 @@ def test_interrupt_leaves_no_partial_output(
     src = tmp_path / "in.txt"
     src.write_text("a.com\n" * 100, encoding="utf-8")
     out = tmp_path / "out.txt"
-    import uts58.cli
+    import uts58.cli.main
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(uts58._cli_detect, "mark_links", interrupted)
+    monkeypatch.setattr(uts58.cli.detect, "mark_links", interrupted)
     code, stdout, err = run(capsys, "detect", str(src), "-o", str(out))
     assert code == 130 and stdout == "" and err.strip() == "uts58 detect: interrupted"
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["in.txt"]
@@ -349,7 +349,7 @@ SAMPLE = (
 def test_stdin_output_equals_file_output(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str], read_size: int
 ) -> None:
-    import uts58.cli
+    import uts58.cli.main
 
     data = SAMPLE.encode()
     f = tmp_path / "in.txt"
@@ -357,7 +357,7 @@ def test_stdin_output_equals_file_output(
     code, from_file, _ = run(capsys, *argv, str(f))
     assert code == 0 and from_file
     # Reads of a few bytes cut characters, links and lines anywhere.
-    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", read_size)
+    monkeypatch.setattr(uts58.cli.io, "READ_SIZE", read_size)
     for name in ([], ["-"]):
         feed(monkeypatch, data)
         code, from_stdin, err = run(capsys, *argv, *name)
@@ -411,30 +411,30 @@ def test_dash_mixed_with_files(
 )
 def test_stdin_decoding_in_reads_is_decoding_at_once(parts: list[bytes], read_size: int) -> None:
     """Offsets of undecodable bytes and U+FFFD replacements do not depend on where reads cut."""
-    import uts58.cli
+    import uts58.cli.main
 
     data = b"".join(parts)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(uts58._cli_io, "READ_SIZE", read_size)
+        mp.setattr(uts58.cli.io, "READ_SIZE", read_size)
         mp.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-        replaced = "".join(uts58._cli_io.pieces_of("-", "replace"))
+        replaced = "".join(uts58.cli.io.pieces_of("-", "replace"))
         assert replaced == data.decode("utf-8", "replace")
         mp.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            with pytest.raises(uts58._cli_io.CLIError, match=f"<stdin>: invalid UTF-8 at byte offset {exc.start} "):
-                "".join(uts58._cli_io.pieces_of("-", "strict"))
+            with pytest.raises(uts58.cli.io.CLIError, match=f"<stdin>: invalid UTF-8 at byte offset {exc.start} "):
+                "".join(uts58.cli.io.pieces_of("-", "strict"))
         else:
-            assert "".join(uts58._cli_io.pieces_of("-", "strict")) == data.decode()
+            assert "".join(uts58.cli.io.pieces_of("-", "strict")) == data.decode()
 
 
 def test_undecodable_stdin_far_in(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import uts58.cli
+    import uts58.cli.main
 
-    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", 1000)
+    monkeypatch.setattr(uts58.cli.io, "READ_SIZE", 1000)
     good = "é example.com\n".encode() * 1000
     out = tmp_path / "out.html"
     out.write_text("before", encoding="utf-8")

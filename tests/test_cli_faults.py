@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from uts58._cli_io import descriptor
+from uts58.cli.io import descriptor
 
 TIMEOUT = 60
 UTS58 = [sys.executable, "-m", "uts58"]

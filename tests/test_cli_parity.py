@@ -16,11 +16,11 @@ import pytest
 from counting import count_scans
 from html5dom import justhtml_dom, without_marked_links
 
-import uts58.cli
+import uts58.cli.main
 from uts58 import Finder, Policy, find_links, linkify, linkify_html
-from uts58.cli import main
-from uts58.html5 import DEFAULT_SKIP, linkify_html_result
-from uts58.tlds import load_tlds
+from uts58.cli.main import main
+from uts58.hosts.tlds import load_tlds
+from uts58.html.linkify import DEFAULT_SKIP, linkify_html_result
 
 TEXT = (
     "See example.com, https://ok.example.com/s, ssh://git@host.corp/x.git and https://intranet/wiki\n"
@@ -216,17 +216,17 @@ def test_bad_options_are_usage_errors_naming_them(
 def test_library_errors_are_named_by_option(capsys: pytest.CaptureFixture[str], text_file: Path) -> None:
     """A library error from a combination the parser let through names the
     flag of its option (OptionError.option, _FLAG_OF), not a guess from its message."""
-    parser = uts58.cli.build_parser()
+    parser = uts58.cli.main.build_parser()
     with pytest.raises(SystemExit):
-        uts58.cli._usage_error(
+        uts58.cli.main._usage_error(
             parser, uts58.OptionError("kinds must hold 'url' and/or 'email', not []", option="kinds")
         )
     assert "error: argument --only: kinds must hold" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        uts58.cli._usage_error(parser, uts58.OptionError("rel: whatever the message says", option="display"))
+        uts58.cli.main._usage_error(parser, uts58.OptionError("rel: whatever the message says", option="display"))
     assert "error: argument --truncate: rel: whatever" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        uts58.cli._usage_error(parser, ValueError("something else"))
+        uts58.cli.main._usage_error(parser, ValueError("something else"))
     assert capsys.readouterr().err.endswith("error: something else\n")
 
 
@@ -234,13 +234,13 @@ def test_one_finder_per_run(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, tld_file: Path
 ) -> None:
     made: list[Finder] = []
-    real = uts58.cli.Finder
+    real = uts58.cli.main.Finder
 
     def counting(**options: Any) -> Finder:
         made.append(real(**options))
         return made[-1]
 
-    monkeypatch.setattr(uts58.cli, "Finder", counting)
+    monkeypatch.setattr(uts58.cli.main, "Finder", counting)
     paths = []
     for n in range(3):
         path = tmp_path / f"{n}.txt"
@@ -363,7 +363,7 @@ def test_linkify_html(
     dom, links = without_marked_links(justhtml_dom(out), MARK)
     assert dom == justhtml_dom(HTML) and links
     # Standard input, read in pieces of a few bytes: the same (the input is one fragment, not cut).
-    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", 7)
+    monkeypatch.setattr(uts58.cli.io, "READ_SIZE", 7)
     feed(monkeypatch, HTML.encode())
     code, from_stdin, _ = run(capsys, "linkify", "--html", f"--attr={MARK}=", *flags)
     assert from_stdin == out
@@ -459,7 +459,7 @@ def test_detect_policy_scans_each_character_once(
     code, _, _ = run(capsys, "detect", "--policy", "default", "--block-size", "64", str(text_file))
     assert code == 0 and counts.chars == len(TEXT)
     feed(monkeypatch, TEXT.encode() * 3)
-    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", 5)
+    monkeypatch.setattr(uts58.cli.io, "READ_SIZE", 5)
     counts.chars = 0
     code, _, _ = run(capsys, "detect", "--policy", "default")
     assert code == 0 and counts.chars == 3 * len(TEXT)

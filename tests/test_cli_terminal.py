@@ -2,7 +2,7 @@
 ``--standalone``, ``--pre`` and ``uts58 detect --color`` (D127, D128).
 
 The escapes are read back by the small parser below (written from the OSC 8
-convention and ECMA-48, not from uts58.terminal); the pages by html5lib and
+convention and ECMA-48, not from uts58.output.terminal); the pages by html5lib and
 justhtml, and by headless Chromium for what is rendered."""
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from browser import _FLAGS, chromium
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import uts58.terminal
+import uts58.output.terminal
 from uts58 import Linkifier, find_links, linkify
-from uts58.cli import main
+from uts58.cli.main import main
 from uts58.conformance import CLOSE_MARK, OPEN_MARK
-from uts58.terminal import hyperlink, linkify_osc8, osc8_uri, supports_hyperlinks, visible, wants_color
+from uts58.output.terminal import hyperlink, linkify_osc8, osc8_uri, supports_hyperlinks, visible, wants_color
 
 ESC, ST = "\x1b", "\x1b\\"
 # Environment variables the terminal detection reads: cleared in every test that runs the CLI.
@@ -253,13 +253,13 @@ def test_osc8_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
     """1 MB of escapes and links: the pictures made are the controls there,
     one each, and the output grows with the input (steps, not seconds)."""
     calls = {"n": 0}
-    real = uts58.terminal._picture
+    real = uts58.output.terminal.picture
 
     def counting(m: re.Match[str]) -> str:
         calls["n"] += 1
         return real(m)
 
-    monkeypatch.setattr(uts58.terminal, "_picture", counting)
+    monkeypatch.setattr(uts58.output.terminal, "picture", counting)
     unit = "\x1b]8;;https://evil.example\x07x example.com/a\x9b "
     sizes = {}
     for n in (1 << 18, 1 << 20):
@@ -308,7 +308,7 @@ SAMPLE = (
 def test_format_osc8_file_and_stdin(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import uts58._cli_io
+    import uts58.cli.io
 
     f = tmp_path / "in.txt"
     f.write_bytes(SAMPLE.encode())
@@ -319,7 +319,7 @@ def test_format_osc8_file_and_stdin(
     assert from_file == linkify_osc8(SAMPLE)
     # Streamed in reads of a few bytes (a CRLF cut between two pieces stays a CRLF).
     for read_size in (1, 2, 7, 1 << 18):
-        monkeypatch.setattr(uts58._cli_io, "READ_SIZE", read_size)
+        monkeypatch.setattr(uts58.cli.io, "READ_SIZE", read_size)
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SAMPLE.encode())))
         assert main(["linkify", "--format", "osc8"]) == 0
         assert capsys.readouterr().out == from_file
@@ -429,7 +429,7 @@ def test_undecodable_input_new_formats(
 ) -> None:
     """The CLI's rules hold: the file and byte offset, exit 2, and no
     output (a file checked before anything is written; -o untouched)."""
-    import uts58._cli_io
+    import uts58.cli.io
 
     good = tmp_path / "good.txt"
     good.write_text("example.com\n", encoding="utf-8")
@@ -443,7 +443,7 @@ def test_undecodable_input_new_formats(
         and err == f"uts58 linkify: {bad}: invalid UTF-8 at byte offset 16 (invalid continuation byte)\n"
     )
     # Standard input, far in, to -o: the file is untouched, no temporary is left.
-    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", 1000)
+    monkeypatch.setattr(uts58.cli.io, "READ_SIZE", 1000)
     target = tmp_path / "out.txt"
     target.write_text("before", encoding="utf-8")
     data = "é example.com\r\n".encode() * 500
@@ -529,11 +529,11 @@ def test_detect_json_never_gets_escapes(clean_env: pytest.MonkeyPatch, tmp_path:
 
 
 def test_detect_stdin_on_a_terminal_streams(clean_env: pytest.MonkeyPatch) -> None:
-    import uts58._cli_io
+    import uts58.cli.io
 
     outs = []
     for read_size in (1, 3, 1 << 18):
-        clean_env.setattr(uts58._cli_io, "READ_SIZE", read_size)
+        clean_env.setattr(uts58.cli.io, "READ_SIZE", read_size)
         clean_env.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SAMPLE.encode())))
         code, out = run_on(clean_env, TTY(), "detect")
         assert code == 0
@@ -605,14 +605,14 @@ def test_standalone_page(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
 def test_standalone_titles_and_streams(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import uts58._cli_io
+    import uts58.cli.io
 
     f = tmp_path / "in.txt"
     f.write_bytes(PAGE_TEXT.encode())
     assert main(["linkify", "--standalone", str(f)]) == 0
     from_file = capsys.readouterr().out
     for read_size in (1, 5, 1 << 18):
-        monkeypatch.setattr(uts58._cli_io, "READ_SIZE", read_size)
+        monkeypatch.setattr(uts58.cli.io, "READ_SIZE", read_size)
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(PAGE_TEXT.encode())))
         assert main(["linkify", "--standalone"]) == 0
         out = capsys.readouterr().out
@@ -749,7 +749,7 @@ def test_every_format_on_a_terminal_shows_controls(
     it writes to a pipe with D127's mapping (the test's own) applied to the
     whole: no escape of the file's reaches the terminal, also when a CRLF is
     cut between two reads.  To a pipe or a file it stays byte for byte."""
-    import uts58._cli_io
+    import uts58.cli.io
 
     if argv == ["--html", "--markdown"]:  # (the one form that is no form: a usage error, nothing written)
         with pytest.raises(SystemExit):
@@ -780,7 +780,7 @@ def test_every_format_on_a_terminal_shows_controls(
         return
     # Standard input in reads of a few bytes: a CRLF cut between reads stays one line end.
     for read_size in (1, 2, 7):
-        clean_env.setattr(uts58._cli_io, "READ_SIZE", read_size)
+        clean_env.setattr(uts58.cli.io, "READ_SIZE", read_size)
         clean_env.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
         code, streamed = run_on(clean_env, TTY(), "linkify", *argv)
         assert code == 0
@@ -818,7 +818,7 @@ def test_error_messages_show_file_names(capsys: pytest.CaptureFixture[str], tmp_
     assert main(["detect", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err == f"uts58 detect: {pictures(str(bad))}: invalid UTF-8 at byte offset 12 (invalid start byte)\n"
-    # (a --tlds string with a line break is a list, not a path: uts58.tlds.load_source)
+    # (a --tlds string with a line break is a list, not a path: uts58.hosts.tlds.load_source)
     missing = missing.replace("\r", "\x1b")
     with pytest.raises(SystemExit):
         main(["detect", "--tlds", missing, "-"])

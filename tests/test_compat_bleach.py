@@ -32,8 +32,8 @@ from html5dom import corpus, justhtml_dom, without_marked_links
 import uts58.compat.bleach as compat
 from uts58 import Linkifier, Policy
 from uts58.compat.bleach import DEFAULT_CALLBACKS, IgnoredArgumentWarning, Linker, linkify, nofollow, target_blank
+from uts58.detect.evidence import CODE_TLDS, EXTENSION_TLDS
 from uts58.errors import UnsafeAttributeError
-from uts58.evidence import CODE_TLDS, EXTENSION_TLDS
 
 bleach = pytest.importorskip("bleach", reason="bleach is the reference of the comparison (pip install bleach)")
 html5lib = pytest.importorskip("html5lib")
@@ -44,7 +44,7 @@ bleach_shim = pytest.importorskip("bleach.html5lib_shim")
 
 SOURCE = Path(compat.__file__)
 BLEACH_TLDS = frozenset(bleach_linkifier.TLDS)
-# TLDs that are file extensions too (uts58.evidence, D97).
+# TLDs that are file extensions too (uts58.detect.evidence, D97).
 FILE_TLDS = CODE_TLDS | EXTENSION_TLDS
 
 
@@ -408,7 +408,7 @@ DIFFERENCES = {
     "dropped-markup": "an existing link a callback drops keeps its markup, unwrapped (bleach keeps its text only)",
 }
 
-# Where uts58 never links (uts58.html5.ALWAYS_SKIPPED, with what bleach's parser has of it).
+# Where uts58 never links (uts58.html.linkify.ALWAYS_SKIPPED, with what bleach's parser has of it).
 NEVER_LINKED = frozenset("textarea title script style xmp iframe noembed noframes noscript plaintext".split())
 # Callback sets that drop existing links or change their text (bleach then keeps only their text).
 RETEXTING = frozenset({"drop-existing", "drop-example"})
@@ -419,7 +419,7 @@ HOST = re.compile(r"(?:[\w+.-]+:/{0,3})?(?:[^@/?#\s]*@)?(\[[^\]]*\]|[^/?#:\s]*)"
 IDEOGRAPHS = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 
-# uts58.html5.DEFAULT_SKIP: the opt-out markers linkify_html skips by default.
+# uts58.html.linkify.DEFAULT_SKIP: the opt-out markers linkify_html skips by default.
 OPT_OUT = (".no-linkify", ".nolinkify", "[data-nolinkify]", "[contenteditable]")
 
 
@@ -942,10 +942,10 @@ def test_linkify_is_linker_linkify() -> None:
 
 
 def test_the_opt_out_markers_are_linkify_htmls() -> None:
-    """The comparison's opt-out predicate follows uts58.html5.DEFAULT_SKIP."""
-    import uts58.html5
+    """The comparison's opt-out predicate follows uts58.html.linkify.DEFAULT_SKIP."""
+    import uts58.html.linkify
 
-    assert getattr(uts58.html5, "DEFAULT_SKIP", None) == OPT_OUT
+    assert getattr(uts58.html.linkify, "DEFAULT_SKIP", None) == OPT_OUT
     assert linkify('<p class="a no-linkify">example.com</p><div contenteditable>example.org</div>') == (
         '<p class="a no-linkify">example.com</p><div contenteditable>example.org</div>'
     )

@@ -34,7 +34,7 @@ from ada_url import URL
 import uts58
 from uts58 import Linkifier, Policy
 from uts58.compat import django as compat
-from uts58.display import DisplayOptions
+from uts58.output.display import DisplayOptions
 
 django_html = pytest.importorskip("django.utils.html", reason="Django is the reference of the comparison")
 from django.template import defaultfilters  # noqa: E402
@@ -348,7 +348,7 @@ def href_classes(case: Case, d: Anchor, u: Anchor) -> set[str]:
     if dh.startswith("mailto:") and uh.startswith("mailto:"):
         d_local, _, d_domain = dh[7:].rpartition("@")
         u_local, _, u_domain = uh[7:].rpartition("@")
-        if unquote(d_local) != u_local or uts58.whatwg.idna_to_ascii(unquote(d_domain)) != u_domain:
+        if unquote(d_local) != u_local or uts58.hosts.whatwg.idna_to_ascii(unquote(d_domain)) != u_domain:
             raise Unexplained(f"mailto: {dh} / {uh}")
         if d_local != u_local:
             found.add(MAILTO)  # Django percent-encodes "+" and others in the local part

@@ -38,8 +38,8 @@ from uts58.conformance import (
     run_formatting_file,
     termination_cases,
 )
-from uts58.escaping import percent_escape
-from uts58.termination import find_link_end
+from uts58.spec.escaping import percent_escape
+from uts58.spec.termination import find_link_end
 
 # Every conformance line runs with the C kernels and with the Python ones.
 pytestmark = pytest.mark.usefixtures("kernel_mode")

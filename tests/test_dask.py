@@ -1,4 +1,4 @@
-"""uts58.dask on a local distributed cluster of 2 worker processes."""
+"""uts58.frames.dask on a local distributed cluster of 2 worker processes."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from conftest import parquet_links_everywhere
 from distributed import Client, LocalCluster
 
 from uts58 import Finder, find_links
-from uts58._schema import FIELDS, arrow_type
-from uts58.dask import add_link_columns, link_records, links_bag, links_dtype, with_links_type
 from uts58.errors import OptionError
+from uts58.frames._schema import FIELDS, arrow_type
+from uts58.frames.dask import add_link_columns, link_records, links_bag, links_dtype, with_links_type
 
 WORDS = "the of see visit Москва παράδειγμα 例え شكرا".split()
 LINKS = ["example.com/α(β)", "bücher.de/straße", "x@example.org", "https://ja.wikipedia.org/wiki/東京", "пример.рф"]

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import uts58
 from uts58 import Finder, Link, find_emails, find_link_end, find_links, find_urls
 from uts58.conformance import data_file, read_detection_test
-from uts58.formatting import _format_url
-from uts58.properties import link_properties
+from uts58.spec.formatting import format_url_with
+from uts58.unicode.properties import link_properties
 
 
 def texts(text: str, **options: object) -> list[str]:
@@ -403,7 +403,7 @@ def test_link_forms_equal_the_public_formatters() -> None:
             if link.kind == "email":
                 assert link.display == uts58.format_email(link.text)
             else:
-                assert (link.href, link.display) == _format_url(link.text, props)
+                assert (link.href, link.display) == format_url_with(link.text, props)
     assert seen["url"] > 300 and seen["email"] > 20
 
 
@@ -544,7 +544,7 @@ def test_opt_in_hosts(option: str, text: str, expected: list[str]) -> None:
     assert [link.text for link in found] == expected
     for link in found:
         assert link.href.startswith("http")
-        assert link.href == _format_url(link.href, link_properties())[0]
+        assert link.href == format_url_with(link.href, link_properties())[0]
         if link.scheme is None:
             assert link.href.startswith("http://")  # localhost and IP addresses: plain http
 
@@ -620,7 +620,7 @@ def test_review_cases(text: str, options: dict[str, object], expected: list[str]
 def test_a_text_without_candidates_costs_one_scan(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 14, per-call cost: no scanner is made for a text where the
     candidate pattern finds nothing, and the first match is not searched twice."""
-    import uts58.scanner as scanner
+    import uts58.detect.scanner as scanner
 
     real = scanner._Scanner
     made = []
@@ -725,7 +725,7 @@ def test_the_quick_rejection_agrees_on_generated_text(text: str) -> None:
 def test_the_quick_rejection_skips_the_run_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """A run like "file.c", "1.2.3" or "e.g." is refused without looking back
     for its start; one that may hold a domain ("例子.中国。hello.c": D22) is not."""
-    import uts58.scanner as scanner
+    import uts58.detect.scanner as scanner
 
     starts: list[int] = []
     real = scanner.run_start
@@ -750,8 +750,8 @@ def test_the_quick_rejection_skips_the_run_work(monkeypatch: pytest.MonkeyPatch)
 
 def _hosts_after_schemes(text: str, finder: uts58.Finder) -> list[tuple[object, object]]:
     """For each "://" in ``text``: (the memo's answer, host_span's on the whole text)."""
-    import uts58.runs as runs
-    from uts58.hosts import host_span
+    import uts58.detect.candidates as runs
+    from uts58.hosts.domains import host_span
 
     out = []
     for m in re.finditer("://", text):
@@ -807,7 +807,7 @@ def test_the_host_after_a_scheme_on_real_documents() -> None:
 
 
 def test_the_host_memo_is_bounded_and_skips_long_runs() -> None:
-    from uts58.hosts import HOST_CACHE_SIZE
+    from uts58.hosts.domains import HOST_CACHE_SIZE
 
     finder = uts58.Finder(known_tlds={"com"})  # (a finder of its own: an empty memo)
     text = " ".join(f"http://h{i}.example.com/" for i in range(HOST_CACHE_SIZE + 500))

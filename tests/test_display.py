@@ -1,4 +1,4 @@
-"""uts58.display: shortening the shown text of a link (D79-D81).
+"""uts58.output.display: shortening the shown text of a link (D79-D81).
 
 Property tests run over every link found in the conformance files and in
 generated text; grapheme boundaries are checked with the ``regex`` module's
@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 import uts58
 from uts58.conformance import data_file, read_detection_test
-from uts58.display import DisplayOptions, Shown, check_display, shorten
+from uts58.detect.link import Link
 from uts58.errors import OptionError
-from uts58.graphemes import is_boundary
-from uts58.link import Link
+from uts58.output.display import DisplayOptions, Shown, check_display, shorten
+from uts58.unicode.graphemes import is_boundary
 
 regex = pytest.importorskip("regex", reason="the grapheme oracle `regex` is in the dev extra (pip install -e .[dev])")
 
@@ -316,7 +316,7 @@ def test_indic_and_thai_paths_are_cut_between_exact_clusters() -> None:
     '/', a '_' or a mark there (the D79 output is in each comment below)."""
     from unicodedata import category
 
-    from uts58.graphemes import boundaries
+    from uts58.unicode.graphemes import boundaries
 
     devanagari = "https://hi.wikipedia.org/wiki/हिन्दी_भाषा_का_इतिहास"
     thai = "https://th.wikipedia.org/wiki/ภาษาไทย_ประวัติศาสตร์"

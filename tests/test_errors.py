@@ -14,10 +14,10 @@ import pytest
 import uts58
 from uts58 import AddressError, ConformanceFileError, OffsetError, OptionError, TLDListError, URLError, UTS58Error
 from uts58.conformance import read_detection_test
+from uts58.hosts.tlds import load_tlds
 from uts58.migration import refine_end
-from uts58.properties import link_properties
 from uts58.stream import find_links_in_file
-from uts58.tlds import load_tlds
+from uts58.unicode.properties import link_properties
 
 CASES: list[tuple[type[UTS58Error], Callable[[], Any], str]] = [
     (OptionError, lambda: list(uts58.find_links("x", schemes={"javascript"})), "never linked"),

@@ -7,8 +7,14 @@ import pytest
 
 from uts58 import find_link_end
 from uts58.errors import OptionError
-from uts58.escaping import format_parts, full_escape_tail, maximal_escape_parts, minimal_escape_parts, percent_escape
-from uts58.termination import OPEN_STACK_LIMIT
+from uts58.spec.escaping import (
+    format_parts,
+    full_escape_tail,
+    maximal_escape_parts,
+    minimal_escape_parts,
+    percent_escape,
+)
+from uts58.spec.termination import OPEN_STACK_LIMIT
 
 # Every test here runs with the C kernels and with the Python ones.
 pytestmark = pytest.mark.usefixtures("kernel_mode")
@@ -88,15 +94,11 @@ def test_type_errors_name_the_argument() -> None:
         format_parts(path_segments=[None])  # type: ignore[list-item]
 
 
-def test_names_that_moved_to_formatting_still_work_with_a_warning() -> None:
-    import uts58.escaping
-    import uts58.formatting
+def test_whole_urls_are_formatting_s() -> None:
+    import uts58.spec.escaping
 
     for name in ("format_url", "SPECIAL_SCHEMES"):
-        with pytest.warns(DeprecationWarning, match=rf"uts58\.escaping\.{name} is uts58\.formatting\.{name}"):
-            assert getattr(uts58.escaping, name) is getattr(uts58.formatting, name)
-    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
-        uts58.escaping.nothing  # noqa: B018
+        assert not hasattr(uts58.spec.escaping, name)
 
 
 # ---------------------------------------------------------------- the fully escaped form (D122)

@@ -15,12 +15,12 @@ import pytest
 from markdown_it import MarkdownIt
 
 import uts58
-import uts58.markdown_it
+import uts58.markdown.markdown_it
 from uts58 import Finder, OptionError, Policy, find_links, linkify
-from uts58 import cli as cli_module
-from uts58.detection import PRESETS, why_not
-from uts58.evidence import CODE_TLDS, EXTENSION_TLDS, evidence, message_id, multi_label_suffix
-from uts58.hosts import FILE_EXTENSION_TLDS
+from uts58.cli import main as cli_module
+from uts58.detect.evidence import CODE_TLDS, EXTENSION_TLDS, evidence, message_id, multi_label_suffix
+from uts58.detect.finder import PRESETS, why_not
+from uts58.hosts.domains import FILE_EXTENSION_TLDS
 
 
 def texts(text: str, **options: object) -> list[str]:
@@ -318,11 +318,11 @@ def test_presets() -> None:
     assert Finder(emails=False).with_options(preset="technical") == Finder.preset("technical", emails=False)
     with pytest.raises(OptionError, match="preset"):
         Finder().with_options(preset="github")
-    # a finder pickled before issue 22 (ten options) is read with the new ones' defaults
-    from uts58.detection import OPTION_NAMES, _restore
+    # a pickle with some options missing is refused, not filled with defaults
+    from uts58.detect.finder import OPTION_NAMES, _restore
 
-    old = tuple(getattr(Finder(bare_ipv4=True), name) for name in OPTION_NAMES[:10])
-    assert _restore(old) == Finder(bare_ipv4=True)
+    with pytest.raises(TypeError, match=f"holds {len(OPTION_NAMES)} options"):
+        _restore(tuple(getattr(Finder(bare_ipv4=True), name) for name in OPTION_NAMES[:10]))
     assert pickle.loads(pickle.dumps(gfm)) == gfm and repr(gfm) == "Finder(bare_domains=False)"
     with pytest.raises(OptionError, match="preset"):
         Finder.preset("github")
@@ -342,12 +342,16 @@ def test_one_switch_in_every_entry_point() -> None:
     assert linkify(text, preset="technical").count("<a ") == 0
     assert linkify("www.a.com b.com", preset="gfm").count("<a ") == 1
     assert uts58.linkify_html(f"<p>{text}</p>", preset="technical").count("<a ") == 0
-    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin, preset="gfm")
+    md = (
+        MarkdownIt("commonmark", {"linkify": True})
+        .enable("linkify")
+        .use(uts58.markdown.markdown_it.plugin, preset="gfm")
+    )
     assert md.render("see onet.pl and www.a.com").count("<a ") == 1
-    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin)
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown.markdown_it.plugin)
     assert md.render(text).count("<a ") == 1
     md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
-    uts58.markdown_it.use(md, Policy(file_extensions={"pl"}))
+    uts58.markdown.markdown_it.use(md, Policy(file_extensions={"pl"}))
     assert md.render(text).count("<a ") == 1 and "helpers.py</a>" in md.render(text)
     from uts58.templates import django_filter, linkify_filter, parse_argument
 

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 import uts58
-import uts58.detection as detection
+import uts58.detect.finder as detection
 from uts58 import Finder, OptionError, TLDListError, find_emails, find_links, find_urls
 from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
-from uts58.evidence import CODE_TLDS
-from uts58.hosts import FILE_EXTENSION_TLDS
+from uts58.detect.evidence import CODE_TLDS
+from uts58.hosts.domains import FILE_EXTENSION_TLDS
 from uts58.stream import find_links_in_file, find_links_in_stream
 
 CONFORMANCE_LINES = [
@@ -346,16 +346,20 @@ def test_linkify_html_takes_a_finder() -> None:
 def test_the_markdown_it_plugin_takes_a_finder() -> None:
     from markdown_it import MarkdownIt
 
-    import uts58.markdown_it
+    import uts58.markdown.markdown_it
 
-    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin, finder=CORP)
+    md = (
+        MarkdownIt("commonmark", {"linkify": True})
+        .enable("linkify")
+        .use(uts58.markdown.markdown_it.plugin, finder=CORP)
+    )
     assert hrefs(md.render(TEXT)) == CORP_HREFS
     assert md.linkify.finder is CORP
     md.linkify.set({"fuzzy_email": False})
     assert hrefs(md.render(TEXT)) == CORP_HREFS[:2]
     with pytest.raises(OptionError, match="not both"):
-        uts58.markdown_it.Linkify(finder=CORP, schemes={"https"})
-    linkify = uts58.markdown_it.Linkify()
+        uts58.markdown.markdown_it.Linkify(finder=CORP, schemes={"https"})
+    linkify = uts58.markdown.markdown_it.Linkify()
     linkify.finder = CORP
     assert [m.url for m in linkify.match(TEXT) or []] == CORP_HREFS
     with pytest.raises(TypeError, match=r"finder must be a uts58\.Finder"):
@@ -365,12 +369,14 @@ def test_the_markdown_it_plugin_takes_a_finder() -> None:
 def test_the_python_markdown_extension_takes_a_finder() -> None:
     import markdown
 
-    from uts58.python_markdown import LinkifyExtension
+    from uts58.markdown.python_markdown import LinkifyExtension
 
     html = markdown.markdown(TEXT, extensions=[LinkifyExtension(finder=CORP)])
     assert hrefs(html) == CORP_HREFS
     html = markdown.markdown(
-        TEXT, extensions=["uts58.python_markdown"], extension_configs={"uts58.python_markdown": {"finder": CORP}}
+        TEXT,
+        extensions=["uts58.markdown.python_markdown"],
+        extension_configs={"uts58.markdown.python_markdown": {"finder": CORP}},
     )
     assert hrefs(html) == CORP_HREFS
     with pytest.raises(OptionError, match="not both"):
@@ -426,7 +432,7 @@ def test_parallel_blocks_take_a_finder(tmp_path: Path) -> None:
 
 def test_dask_link_records_take_a_finder() -> None:
     pytest.importorskip("dask")
-    from uts58.dask import link_records
+    from uts58.frames.dask import link_records
 
     assert [r["href"] for r in link_records(TEXT, CORP)] == CORP_HREFS
     assert (
@@ -440,7 +446,7 @@ def test_dask_link_records_take_a_finder() -> None:
 def test_the_command_line_builds_one_finder(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from uts58 import cli
+    from uts58.cli import main as cli
 
     made: list[Finder] = []
     real = cli.Finder

@@ -1,4 +1,4 @@
-"""Whole URLs for display (uts58.formatting.format_url, UTS #58 §4), and their fully escaped form."""
+"""Whole URLs for display (uts58.spec.formatting.format_url, UTS #58 §4), and their fully escaped form."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from uts58 import LinkTerm, OptionError, URLError, find_links, format_url, link_term
 from uts58.conformance import data_file, read_formatting_test
-from uts58.escaping import format_parts
-from uts58.parts import FRAGMENT, PATH, QUERY
+from uts58.spec.escaping import format_parts
+from uts58.unicode.parts import FRAGMENT, PATH, QUERY
 
 # Every test here runs with the C kernels and with the Python ones.
 pytestmark = pytest.mark.usefixtures("kernel_mode")

@@ -1,4 +1,4 @@
-"""uts58.graphemes: exact UAX #29 extended grapheme clusters for Unicode
+"""uts58.unicode.graphemes: exact UAX #29 extended grapheme clusters for Unicode
 17.0.0 and 18.0.0 (D121, superseding D79).
 
 The reference is each version's GraphemeBreakTest.txt, every line.  The
@@ -24,11 +24,11 @@ from counting import count_grapheme_lookups
 from hypothesis import given
 from hypothesis import strategies as st
 
-from uts58 import graphemes
 from uts58.conformance import data_file, read_detection_test, read_formatting_test
 from uts58.errors import OffsetError, OptionError
-from uts58.graphemes import boundaries, boundary_at_or_after, boundary_at_or_before, is_boundary
-from uts58.properties import DEFAULT_UNICODE_VERSION
+from uts58.unicode import graphemes
+from uts58.unicode.graphemes import boundaries, boundary_at_or_after, boundary_at_or_before, is_boundary
+from uts58.unicode.properties import DEFAULT_UNICODE_VERSION
 
 regex = pytest.importorskip("regex", reason="the grapheme oracle `regex` is in the dev extra (pip install -e .[dev])")
 
@@ -184,7 +184,7 @@ def test_properties_against_the_oracle(version: str) -> None:
 
 
 def _flat(version: str) -> tuple[int, ...]:
-    module = __import__(f"uts58._tables.graphemes_v{version.replace('.', '_')}", fromlist=["GRAPHEME"])
+    module = __import__(f"uts58.tables.graphemes_v{version.replace('.', '_')}", fromlist=["GRAPHEME"])
     return tuple(module.GRAPHEME)
 
 

@@ -1,4 +1,4 @@
-"""Issue 23 (D106): host validation in one C call (``uts58._speedups.Hosts``)
+"""Issue 23 (D106): host validation in one C call (``uts58.kernels._c.Hosts``)
 gives the answers of the Python steps of ``DomainRules._validate`` and of
 their reference (every name through the URL parser, each "xn--" label on
 its own, the PSL through publicsuffixlist): on every conformance host and
@@ -16,10 +16,17 @@ from conftest import C_KERNELS_WHY_NOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uts58 import _kernels
-from uts58._idna_bridge import may_apply as bridge_may_apply
-from uts58.hosts import LABEL_SEPARATORS, PLAIN_LABEL_CHARS, DomainRules, default_tlds, domain_rules, host_patterns
-from uts58.properties import link_properties
+from uts58 import kernels as _kernels
+from uts58.hosts._idna_bridge import may_apply as bridge_may_apply
+from uts58.hosts.domains import (
+    LABEL_SEPARATORS,
+    PLAIN_LABEL_CHARS,
+    DomainRules,
+    default_tlds,
+    domain_rules,
+    host_patterns,
+)
+from uts58.unicode.properties import link_properties
 
 FLAGS = ((False, False), (True, False), (False, True), (True, True))
 
@@ -33,7 +40,7 @@ def _rules(tlds: frozenset[str] | None = None) -> DomainRules:
 def _python_steps(rules: DomainRules, name: str, any_tld: bool, single_label: bool) -> Any:
     """``_validate`` with the C call left out: the Python fast paths."""
     made = rules._c  # type: ignore[attr-defined]
-    object.__setattr__(rules, "_c", (_kernels.speedups(), None))
+    object.__setattr__(rules, "_c", (_kernels.c_module(), None))
     try:
         return rules._validate(name, any_tld, single_label)
     finally:
@@ -146,9 +153,9 @@ def test_what_it_leaves_to_python_and_its_argument_checks() -> None:
 
 
 def _ada() -> Any:
-    from uts58 import whatwg
+    from uts58.hosts import whatwg
 
-    return whatwg._ada(_kernels.speedups())
+    return whatwg._ada(_kernels.c_module())
 
 
 def test_python_kernels_use_no_c_call() -> None:

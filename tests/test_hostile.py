@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 import uts58
-from uts58 import _kernels
-from uts58.detection import _Scanner
+from uts58 import kernels as _kernels
+from uts58.detect.finder import _Scanner
 from uts58.migration import refine_end
-from uts58.properties import LinkProperties
-from uts58.termination import OPEN_STACK_LIMIT
+from uts58.spec.termination import OPEN_STACK_LIMIT
+from uts58.unicode.properties import LinkProperties
 
 
 @contextmanager

@@ -1,4 +1,4 @@
-"""uts58.hosts: label characters, domain validation, TLD sets, backward scans."""
+"""uts58.hosts.domains: label characters, domain validation, TLD sets, backward scans."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uts58.hosts import (
+from uts58.hosts.domains import (
     DomainRules,
     default_tlds,
     domain_to_ascii,
@@ -19,7 +19,7 @@ from uts58.hosts import (
     normalize_tlds,
     run_start,
 )
-from uts58.properties import link_properties
+from uts58.unicode.properties import link_properties
 
 RULES = DomainRules(default_tlds(), host_patterns(link_properties()).label)
 
@@ -104,7 +104,7 @@ def test_domain_to_ascii_takes_a_host_only() -> None:
 
 
 def _cache_rules() -> Any:
-    from uts58.hosts import default_tlds, domain_rules
+    from uts58.hosts.domains import default_tlds, domain_rules
 
     return domain_rules(default_tlds(), link_properties().version)
 
@@ -149,7 +149,7 @@ def test_the_cache_agrees_on_every_conformance_host() -> None:
 
 
 def test_the_cache_is_bounded() -> None:
-    from uts58.hosts import HOST_CACHE_NAME_LIMIT, HOST_CACHE_SIZE
+    from uts58.hosts.domains import HOST_CACHE_NAME_LIMIT, HOST_CACHE_SIZE
 
     rules = _cache_rules()
     for i in range(HOST_CACHE_SIZE + 1000):
@@ -215,7 +215,7 @@ def _corpus_names() -> set[str]:
     from test_detection import real_documents
 
     from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
-    from uts58.hosts import LABEL_SEPARATORS
+    from uts58.hosts.domains import LABEL_SEPARATORS
 
     texts = [line.text for v in TEST_VERSIONS for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))]
     texts += real_documents()
@@ -241,7 +241,7 @@ def test_the_ascii_fast_path_agrees_on_every_corpus_host() -> None:
 
 
 def test_domain_to_unicode_skips_only_what_has_no_a_label() -> None:
-    from uts58.whatwg import idna_to_unicode
+    from uts58.hosts.whatwg import idna_to_unicode
 
     ascii_hosts = [domain_to_ascii(name) for name in sorted(_corpus_names())]
     assert sum(1 for a in ascii_hosts if a and "xn--" in a) > 10
@@ -259,7 +259,7 @@ def test_domain_to_unicode_skips_only_what_has_no_a_label() -> None:
 
 
 def _plain_candidate(single_label: bool = False) -> re.Pattern[str]:
-    from uts58.hosts import LABEL_SEPARATORS
+    from uts58.hosts.domains import LABEL_SEPARATORS
 
     p = host_patterns(link_properties())
     scheme = p.after_scheme + (f"|{p.label.pattern}" if single_label else "")
@@ -273,7 +273,7 @@ def _matches(pattern: re.Pattern[str], text: str, runs: bool = False) -> list[tu
     run (``run_end``), which is checked here and left out of the comparison;
     the runs it matches to pass over them (a group closed) are left out,
     and none may hold the start of a candidate of the plain alternation."""
-    from uts58.hosts import LABEL_SEPARATORS
+    from uts58.hosts.domains import LABEL_SEPARATORS
 
     run_end = host_patterns(link_properties()).run_end
     out = []
@@ -329,8 +329,8 @@ def test_the_candidate_pattern_agrees_on_generated_text(pieces: list[str]) -> No
 
 def _plain_run_class() -> str:
     """The class of host characters (label characters and separators), as one plain class."""
-    from uts58._regex import char_class
-    from uts58.hosts import LABEL_SEPARATORS
+    from uts58.base.regex import char_class
+    from uts58.hosts.domains import LABEL_SEPARATORS
 
     domain = link_properties().domain_ranges()
     return char_class(sorted(domain + [(ord(c), ord(c)) for c in LABEL_SEPARATORS]))

@@ -28,11 +28,11 @@ from html5dom import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-import uts58.html5
+import uts58.html.linkify
 from uts58 import Policy, linkify, linkify_html
-from uts58._rawhtml import RAW_TEXT, SKIPPED
 from uts58.errors import UnlinkedWarning
-from uts58.html5 import ALWAYS_SKIPPED, DEFAULT_SKIP_TAGS, LINK_DEPTH, MAX_DEPTH, linkify_html_result
+from uts58.html.linkify import ALWAYS_SKIPPED, DEFAULT_SKIP_TAGS, LINK_DEPTH, MAX_DEPTH, linkify_html_result
+from uts58.html.raw import RAW_TEXT, SKIPPED
 
 MARK = "data-uts58-test"  # marks the links linkify_html adds, so the checks can take them out again
 LINKS = " see https://example.com/a?b=c&d=e x@y.org www.bücher.de/straße.\n"
@@ -371,13 +371,13 @@ def test_work_is_linear_in_links(monkeypatch: pytest.MonkeyPatch) -> None:
     """Parser runs: two per piece (the input and the output, D109), whatever
     the number of links; input without links is not parsed at all."""
     parses = []
-    real = uts58._htmlcheck.LexborHTMLParser
+    real = uts58.html._check.LexborHTMLParser
 
     def counting(*args: object, **kwargs: object) -> object:
         parses.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(uts58._htmlcheck, "LexborHTMLParser", counting)
+    monkeypatch.setattr(uts58.html._check, "LexborHTMLParser", counting)
     for n in (100, 200, 400):
         parses.clear()
         out = linkify_html("<p>a.com b</p><i>no link</i>" * n)
@@ -392,8 +392,8 @@ def test_deep_block_nesting_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> No
     """lexbor's cost grows with depth² for nested div, li, span (and browsers cap the
     tree at 512 levels): deeper fragments come back unchanged, unparsed."""
     parses = []
-    real = uts58._htmlcheck.LexborHTMLParser
-    monkeypatch.setattr(uts58._htmlcheck, "LexborHTMLParser", lambda *a, **k: parses.append(1) or real(*a, **k))
+    real = uts58.html._check.LexborHTMLParser
+    monkeypatch.setattr(uts58.html._check, "LexborHTMLParser", lambda *a, **k: parses.append(1) or real(*a, **k))
     for deep in (
         "<div>" * 40_000 + "x.com",
         "<ul><li>" * 20_000 + "x.com",
@@ -527,7 +527,7 @@ def test_a_deep_region_leaves_only_itself_unlinked(
     assert out.endswith(source[start:])  # byte for byte from there
     assert _NEW_LINK.sub(r"\2", out) == source  # the input plus links
     # The links are those of the text before the bound, as an independent parser finds them.
-    texts = texts_to_link(justhtml_dom(source[:start]), DEFAULT_SKIP_TAGS, uts58.html5.DEFAULT_SKIP)
+    texts = texts_to_link(justhtml_dom(source[:start]), DEFAULT_SKIP_TAGS, uts58.html.linkify.DEFAULT_SKIP)
     expected = [link.text for text in texts for link in uts58.find_links(text)]
     assert [text for _, text in _NEW_LINK.findall(out)] == expected and expected
 
@@ -561,7 +561,7 @@ def test_text_after_a_nested_unclosed_link(fragment: str, linked: list[str]) -> 
     out = linkify_html(fragment)
     assert [text for _, text in _NEW_LINK.findall(out)] == linked
     assert _NEW_LINK.sub(r"\2", out) == fragment
-    texts = texts_to_link(justhtml_dom(fragment), DEFAULT_SKIP_TAGS, uts58.html5.DEFAULT_SKIP)
+    texts = texts_to_link(justhtml_dom(fragment), DEFAULT_SKIP_TAGS, uts58.html.linkify.DEFAULT_SKIP)
     assert [link.text for text in texts for link in uts58.find_links(text)] == linked
 
 

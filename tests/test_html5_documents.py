@@ -22,11 +22,11 @@ from conftest import C_KERNELS_WHY_NOT
 from html5dom import corpus, justhtml_document, texts_to_link
 from test_html5 import MARK, linked_corpus, unmarked, variants
 
-import uts58._htmlcheck
-import uts58.html5
+import uts58.html._check
+import uts58.html.linkify
 from uts58 import find_links, linkify_html
 from uts58.errors import OptionError
-from uts58.html5 import DEFAULT_SKIP, DEFAULT_SKIP_TAGS
+from uts58.html.linkify import DEFAULT_SKIP, DEFAULT_SKIP_TAGS
 
 debian = load_bench("debian")
 
@@ -123,9 +123,9 @@ def test_large_input_is_checked_piece_by_piece(monkeypatch: pytest.MonkeyPatch) 
     )
     whole = linkify_html(page)
     sizes: list[int] = []
-    real = uts58._htmlcheck.LexborHTMLParser
-    monkeypatch.setattr(uts58._htmlcheck, "LexborHTMLParser", lambda h, **k: sizes.append(len(h)) or real(h, **k))
-    monkeypatch.setattr(uts58.html5, "CHUNK", 4096)
+    real = uts58.html._check.LexborHTMLParser
+    monkeypatch.setattr(uts58.html._check, "LexborHTMLParser", lambda h, **k: sizes.append(len(h)) or real(h, **k))
+    monkeypatch.setattr(uts58.html.linkify, "CHUNK", 4096)
     assert linkify_html(page) == whole
     assert whole.count("<a ") == 6000
     # (a piece after linking is longer: its links' markup)
@@ -162,16 +162,16 @@ def test_browser_documents_are_input_plus_links(scripting: bool) -> None:
 def test_browser_pieces_are_input_plus_links(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every input cut into pieces of 64 characters where it may be: the
     start tags that rebuild the parser's state are right, in Chromium."""
-    monkeypatch.setattr(uts58.html5, "CHUNK", 64)
+    monkeypatch.setattr(uts58.html.linkify, "CHUNK", 64)
     pieces = 0
-    real = uts58.html5._piece
+    real = uts58.html.linkify._piece
 
     def counting(*args: object) -> str:
         nonlocal pieces
         pieces += 1
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(uts58.html5, "_piece", counting)
+    monkeypatch.setattr(uts58.html.linkify, "_piece", counting)
     cases = linked_corpus()  # (the fragments, linked in pieces of 64 characters)
     for ident, page in _corpus_documents()[::7]:
         out = linkify_html(page, document=True, attrs={MARK: ""})
@@ -215,11 +215,11 @@ _LINKED = re.compile(r'<a href="[^"]*" ' + MARK + r'="">([^<]*)</a>')
 
 
 @once
-@pytest.mark.parametrize("chunk", [uts58.html5.CHUNK, 2048], ids=["whole", "pieces"])
+@pytest.mark.parametrize("chunk", [uts58.html.linkify.CHUNK, 2048], ids=["whole", "pieces"])
 def test_real_pages_gain_exactly_their_links(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
     """Each page, as a document, whole and cut into pieces: the output is the
     page plus links (byte for byte), and the links are those of its text."""
-    monkeypatch.setattr(uts58.html5, "CHUNK", chunk)
+    monkeypatch.setattr(uts58.html.linkify, "CHUNK", chunk)
     for path, page, want in _real_pages():
         out = linkify_html(page, attrs={MARK: ""})
         assert unmarked(out) == page, path
@@ -227,11 +227,11 @@ def test_real_pages_gain_exactly_their_links(monkeypatch: pytest.MonkeyPatch, ch
 
 
 @once
-@pytest.mark.parametrize("chunk", [uts58.html5.CHUNK, 2048], ids=["whole", "pieces"])
+@pytest.mark.parametrize("chunk", [uts58.html.linkify.CHUNK, 2048], ids=["whole", "pieces"])
 def test_browser_real_pages(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
     """The same pages in Chromium: the DOM of each output is the DOM of its
     page plus the links, with scripting on and off."""
-    monkeypatch.setattr(uts58.html5, "CHUNK", chunk)
+    monkeypatch.setattr(uts58.html.linkify, "CHUNK", chunk)
     cases = []
     for path, page, _ in _real_pages():
         out = linkify_html(page, attrs={MARK: ""})
@@ -265,7 +265,7 @@ REVIEW = [
 
 @pytest.mark.parametrize("chunk", [64, 257, 4096])
 def test_review_cuts_never_change_the_dom(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
-    monkeypatch.setattr(uts58.html5, "CHUNK", chunk)
+    monkeypatch.setattr(uts58.html.linkify, "CHUNK", chunk)
     cases = []
     for k, fragment in enumerate(REVIEW):
         out = linkify_html(fragment, attrs={MARK: ""})
@@ -278,7 +278,7 @@ def test_review_cuts_never_change_the_dom(monkeypatch: pytest.MonkeyPatch, chunk
 
 
 def test_document_detection_is_linear_and_a_context_means_a_fragment() -> None:
-    from uts58._htmltext import document_start
+    from uts58.html.text import document_start
 
     assert document_start("\n" * 200_000 + " " * 200_000 + "<p>") == (False, "")
     assert document_start("<!---->" * 100_000 + "<html>") == (True, "")

@@ -8,8 +8,8 @@ import pytest
 from html5dom import corpus
 from selectolax.lexbor import LexborHTMLParser
 
-from uts58._htmlcost import parse_cost
-from uts58.html5 import _SURROGATE, _WORK_FLOOR, _WORK_PER_CHARACTER, MAX_DEPTH
+from uts58.html._cost import parse_cost
+from uts58.html.linkify import _SURROGATE, _WORK_FLOOR, _WORK_PER_CHARACTER, MAX_DEPTH
 
 
 def dom_depth(fragment: str) -> int:

@@ -15,13 +15,13 @@ import re
 import pytest
 from conftest import DATA, ROOT, read_property_file
 
-import uts58.caches
-import uts58.hosts
+import uts58.base.caches
+import uts58.hosts.domains
 from uts58 import find_links, format_email, format_url, linkify
-from uts58._idna_bridge import Bridge, bridge, to_ascii, to_unicode
 from uts58.errors import AddressError
-from uts58.hosts import _ada_to_ascii, domain_to_ascii, domain_to_unicode
-from uts58.properties import link_properties
+from uts58.hosts._idna_bridge import Bridge, bridge, to_ascii, to_unicode
+from uts58.hosts.domains import _ada_to_ascii, domain_to_ascii, domain_to_unicode
+from uts58.unicode.properties import link_properties
 
 BRIDGE = bridge()
 assert BRIDGE is not None and BRIDGE.version == "18.0.0" and BRIDGE.since == "17.0.0"
@@ -283,7 +283,7 @@ def test_the_bridge_is_asked_about_host_sized_names_only(monkeypatch: pytest.Mon
 
     asked: list[int] = []
     searched: list[str] = []
-    real_may_apply = uts58.hosts.bridge_may_apply
+    real_may_apply = uts58.hosts.domains.bridge_may_apply
 
     def may_apply(name: str) -> bool:
         asked.append(len(name))
@@ -295,9 +295,9 @@ def test_the_bridge_is_asked_about_host_sized_names_only(monkeypatch: pytest.Mon
         searched.append(text)
         return real_has_new(self, text)
 
-    monkeypatch.setattr(uts58.hosts, "bridge_may_apply", may_apply)
+    monkeypatch.setattr(uts58.hosts.domains, "bridge_may_apply", may_apply)
     monkeypatch.setattr(Bridge, "has_new", has_new)
-    uts58.caches.cache_clear()
+    uts58.base.caches.cache_clear()
     assert list(find_links(("ab1." * 300_000) + "com")) == []
     assert list(find_links(("\u00fc1." * 300_000) + "com")) == []
     assert all(n <= 4 * 253 for n in asked)

@@ -17,7 +17,7 @@ import tomllib
 from conftest import ROOT
 
 import uts58
-from uts58 import _kernels
+from uts58 import kernels as _kernels
 
 MAKEFILE = ROOT / "Makefile"
 
@@ -64,8 +64,8 @@ def test_accelerated_is_the_kernels_in_use() -> None:
 
 
 _REPORT = (
-    "import importlib.util, uts58, uts58._kernels as k;"
-    "print(uts58.accelerated(), k.accelerated(), importlib.util.find_spec('uts58._speedups') is not None)"
+    "import importlib.util, uts58, uts58.kernels as k;"
+    "print(uts58.accelerated(), k.accelerated(), importlib.util.find_spec('uts58.kernels._c') is not None)"
 )
 
 
@@ -80,7 +80,7 @@ def test_accelerated_in_a_new_process(pure: str | None) -> None:
 @pytest.mark.parametrize("pure", ["1", None])
 def test_version_says_what_accelerated_says(pure: str | None) -> None:
     out = _python(
-        "import uts58; from uts58.cli import version_report; print(uts58.accelerated()); print(version_report())",
+        "import uts58; from uts58.cli.main import version_report; print(uts58.accelerated()); print(version_report())",
         UTS58_PURE_PYTHON=pure,
     )
     flag, report = out.split("\n", 1)
@@ -94,8 +94,8 @@ def test_import_stays_lazy_and_quiet_in_pure_mode() -> None:
     # D78: no flag computed and no warning at import (-W error would raise it);
     # the kernels load with the first name that needs them (D31).
     out = _python(
-        "import sys, uts58; print('uts58._kernels' in sys.modules);"
-        "uts58.find_links('see example.com'); print(uts58.accelerated(), 'uts58._kernels' in sys.modules)",
+        "import sys, uts58; print('uts58.kernels' in sys.modules);"
+        "uts58.find_links('see example.com'); print(uts58.accelerated(), 'uts58.kernels' in sys.modules)",
         UTS58_PURE_PYTHON="1",
     )
     assert out.split() == ["False", "False", "True"]
@@ -167,7 +167,7 @@ class Block:
         if name.split(".")[0] in BLOCKED:
             raise ImportError(f"{{name}} is not in the runtime install")
 sys.meta_path.insert(0, Block())
-from uts58.cli import main
+from uts58.cli.main import main
 for args in {commands!r}:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -192,7 +192,7 @@ def make_copy(tmp_path: Path) -> Path:
         pytest.skip("make is not installed")
     for name in ("Makefile", "pyproject.toml", "setup.py"):
         shutil.copy2(ROOT / name, tmp_path / name)
-    shutil.copytree(ROOT / "src" / "speedups", tmp_path / "src" / "speedups")
+    shutil.copytree(ROOT / "src" / "kernels", tmp_path / "src" / "kernels")
     return tmp_path
 
 
@@ -216,7 +216,7 @@ def _at(copy: Path, seconds: float, *names: str) -> None:
 
 def test_make_demo_installs_no_extra(make_copy: Path) -> None:
     # D77: two stamps in one .venv; the dev install includes the runtime one.
-    inputs = ["pyproject.toml", "setup.py", *(str(p.relative_to(make_copy)) for p in make_copy.glob("src/speedups/*"))]
+    inputs = ["pyproject.toml", "setup.py", *(str(p.relative_to(make_copy)) for p in make_copy.glob("src/kernels/*"))]
     _at(make_copy, 1_000_000, *inputs)
     # A fresh clone: demo installs uts58 alone (editable), test the dev extras.
     (demo,) = _dry_run(make_copy, "demo")

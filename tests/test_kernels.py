@@ -1,5 +1,5 @@
-"""The kernels: the C accelerator (uts58._speedups) against the Python
-reference (uts58._kernels_py), and the one switch between them (uts58._kernels).
+"""The kernels: the C accelerator (uts58.kernels._c) against the Python
+reference (uts58.kernels._python), and the one switch between them (uts58.kernels).
 
 The kernel tests of other modules run in both modes (the ``kernel_mode``
 fixture); here the two implementations are compared directly on the
@@ -22,11 +22,13 @@ from conftest import C_KERNELS_WHY_NOT
 from hypothesis import given
 from hypothesis import strategies as st
 
-from uts58 import _kernels, _kernels_py, format_url
+from uts58 import format_url
+from uts58 import kernels as _kernels
 from uts58.conformance import data_file, read_detection_test, read_formatting_test
-from uts58.parts import OPEN_STACK_LIMIT, PARTS
-from uts58.properties import LinkProperties, available_versions, link_properties
-from uts58.whatwg import Components, Display, _ada, ada_status, parse_display, parse_special, parse_special_href
+from uts58.hosts.whatwg import Components, Display, _ada, ada_status, parse_display, parse_special, parse_special_href
+from uts58.kernels import _python as _kernels_py
+from uts58.unicode.parts import OPEN_STACK_LIMIT, PARTS
+from uts58.unicode.properties import LinkProperties, available_versions, link_properties
 
 PURE = os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0")
 needs_c = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")
@@ -54,7 +56,7 @@ def test_accelerator_is_built() -> None:
         assert not _kernels.accelerated() and _kernels.status().startswith("off: UTS58_PURE_PYTHON")
         assert ada_status() == "off: the C accelerator is not in use"
         return
-    assert _kernels._BUILT is not None, "uts58._speedups did not build: see the pip install output"
+    assert _kernels._BUILT is not None, "uts58.kernels._c did not build: see the pip install output"
     assert _kernels.accelerated() and _kernels.status() == "on"
     assert ada_status() == "on", "ada's C API did not match the accelerator's expectations"
     assert not isinstance(_kernels.engine(link_properties()), _kernels_py.Engine)
@@ -62,7 +64,7 @@ def test_accelerator_is_built() -> None:
 
 def test_pure_python_switch() -> None:
     code = (
-        "import uts58; from uts58 import _kernels, whatwg;"
+        "import uts58; from uts58 import kernels as _kernels; from uts58.hosts import whatwg;"
         "print(_kernels.accelerated(), whatwg.ada_status().startswith('off'), uts58.format_url('example.com/a%20b.'))"
     )
     env = {**os.environ, "UTS58_PURE_PYTHON": "1"}
@@ -448,7 +450,7 @@ def test_ada_rejects_bad_arguments() -> None:
     with pytest.raises(ValueError, match="go together"):
         speedups.Ada(1, 1, 1, 1, 1, 1, 0, Components, Display)
     # (without ToUnicode's two, the rest of the C API stays; to_unicode says False)
-    from uts58.whatwg import _ADDRESSES
+    from uts58.hosts.whatwg import _ADDRESSES
 
     assert _ADDRESSES is not None
     partial_api = speedups.Ada(*_ADDRESSES[:5], 0, 0, Components, Display)
@@ -463,7 +465,7 @@ def test_ada_rejects_bad_arguments() -> None:
     with pytest.raises(TypeError, match="ASCII str"):
         c_ada().to_unicode(None)
     assert c_ada().domain("a\ud800.com") is None  # (a lone surrogate: no domain)
-    from uts58.hosts import _parsed_domain
+    from uts58.hosts.domains import _parsed_domain
 
     long_name = "x" * 100_000 + ".com"  # (through the heap buffer; the WHATWG parser has no length limit)
     assert c_ada().domain(long_name) == _parsed_domain(long_name) == long_name
@@ -487,13 +489,13 @@ def test_format_url_same_in_both_modes() -> None:
 
 def test_python_names_cited_in_the_c_file_exist() -> None:
     """Comments of the C sources name the Python reference of each kernel
-    (``as uts58._kernels_py.decode``): every such name must exist, so that
+    (``as uts58.kernels._python.decode``): every such name must exist, so that
     a renamed function cannot leave the C files pointing at nothing."""
     import importlib
     import re
     from pathlib import Path
 
-    sources = sorted((Path(__file__).resolve().parent.parent / "src" / "speedups").glob("*.[ch]"))
+    sources = sorted((Path(__file__).resolve().parent.parent / "src" / "kernels").glob("*.[ch]"))
     assert len(sources) >= 5, sources
     source = "".join(p.read_text(encoding="utf-8") for p in sources)
     cited = sorted(set(re.findall(r"\buts58(?:\.[A-Za-z_][A-Za-z0-9_]*)+", source)))
@@ -522,13 +524,13 @@ def test_python_names_cited_in_the_c_file_exist() -> None:
 
 
 # --------------------------------------------------------------------------
-# SlotMaker (src/speedups/slots.c): a Link made in one call, as the setters make it
+# SlotMaker (src/kernels/slots.c): a Link made in one call, as the setters make it
 
 
 @needs_c
 def test_slot_maker_makes_the_link_the_setters_make() -> None:
     from uts58 import Finder
-    from uts58.link import LINK_SLOTS, Link, _host, _make_link
+    from uts58.detect.link import LINK_SLOTS, Link, _host, _make_link
 
     assert speedups is not None
     maker = speedups.SlotMaker(Link, LINK_SLOTS)
@@ -551,7 +553,7 @@ def test_slot_maker_makes_the_link_the_setters_make() -> None:
 
 @needs_c
 def test_slot_maker_guards() -> None:
-    from uts58.link import Link
+    from uts58.detect.link import Link
 
     assert speedups is not None
 

@@ -1,10 +1,13 @@
-"""The package's modules import only downward (docs/architecture.md, D72).
+"""The package's folders are its layers, and they import only downward (docs/architecture.md, D72).
 
 The layers are read from docs/architecture.md, so that the page and the
-code cannot disagree: every module of src/uts58 is in exactly one layer,
-every import (at module level or inside a function; not the ones under
-``if TYPE_CHECKING:``, which never run) goes to the same layer or a lower
-one, and the import graph has no cycle.
+code cannot disagree.  A *unit* is a folder of ``src/uts58`` (a subpackage)
+or a module at its top.  Every unit is in exactly one layer; every import
+(at module level, inside a function or under ``if TYPE_CHECKING:``) goes to
+the same layer or a lower one; no circle of imports joins two units (inside
+one folder modules may use each other freely); and a leading underscore
+means private to its folder: no module imports a ``_name`` (module or
+attribute) of another folder.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,24 +23,52 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "uts58"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
+# Generated modules: data, no imports, not drawn one by one.
+GENERATED = "tables"
+# The compiled accelerator: built from src/kernels/*.c, imports nothing of the package.
+COMPILED = {"kernels._c"}
 
 
 def layers() -> list[tuple[str, set[str]]]:
-    """[(layer name, {module names})] from the numbered list of the page, lowest first."""
+    """[(layer name, {unit names})] from the numbered list of the page, lowest first."""
     out = []
     for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
         m = re.match(r"\d+\. \*\*(.+?)\*\*: (.*)", line)
         if m:
             names = m.group(2).split(" — ")[0]  # (the description after the dash may cite anything)
-            out.append((m.group(1), set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", names))))
+            out.append((m.group(1), set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)/?`", names))))
     return out
 
 
+def diagram() -> str:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    return text.split("```text", 1)[1].split("```", 1)[0]
+
+
+def _path_module(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts) or "__init__"
+
+
+def sources() -> dict[str, Path]:
+    """{dotted module name below uts58 ("detect.scanner", "__init__"): its file}."""
+    return {_path_module(p): p for p in sorted(PACKAGE.rglob("*.py")) if "__pycache__" not in p.parts}
+
+
 def modules() -> set[str]:
-    names = {p.stem for p in PACKAGE.glob("*.py")}
-    names |= {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    names |= {p.name.split(".")[0] for p in PACKAGE.glob("_speedups*.so")} | {"_speedups"}
-    return names
+    return set(sources()) | COMPILED
+
+
+def unit(module: str) -> str:
+    """The folder of a module, or the module itself at the top."""
+    head = module.split(".")[0]
+    return head if (PACKAGE / head).is_dir() else module
+
+
+def is_private(module: str) -> bool:
+    return any(part.startswith("_") and not part.startswith("__") for part in module.split("."))
 
 
 def _type_checking(node: ast.If) -> bool:
@@ -47,8 +79,8 @@ def _type_checking(node: ast.If) -> bool:
 
 
 def _dynamic_import(call: ast.Call) -> str | None:
-    """The module of ``importlib.import_module("uts58.x…")`` (or an f-string
-    starting so), else None."""
+    """The module of ``importlib.import_module("uts58.x.y…")`` (or an f-string
+    starting so, cut at its first field), else None."""
     func = call.func
     if not (isinstance(func, ast.Attribute) and func.attr == "import_module") or not call.args:
         return None
@@ -57,129 +89,175 @@ def _dynamic_import(call: ast.Call) -> str | None:
     if isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant):
         head = arg.values[0].value
     if isinstance(head, str) and head.startswith("uts58.") and len(head) > len("uts58."):
-        return re.split(r"[.{]", head[len("uts58.") :])[0] or None
+        name = head[len("uts58.") :].split("{")[0].rstrip(".")
+        return name or None
     return None
 
 
-# Deprecated names forwarded lazily to the module they moved to (warning on
-# use): the only imports allowed to go up, until the old names are removed.
-SHIMS = {("escaping", "formatting")}
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str | None:
+    """The absolute name below uts58 that an ImportFrom reads from ("" for the package itself)."""
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        if module == "__init__":
+            base = []
+        if node.level - 1 > len(base):
+            return None
+        base = base[: len(base) - (node.level - 1)]
+        return ".".join([*base, *([node.module] if node.module else [])])
+    if node.module and (node.module == "uts58" or node.module.startswith("uts58.")):
+        return node.module[len("uts58.") :] if node.module != "uts58" else ""
+    return None
 
 
-def imports(module: str) -> set[str]:
-    """The uts58 modules that ``module`` imports when it runs."""
-    path = PACKAGE / f"{module}.py"
-    # A subpackage (compat) is one module of its layer: all its files count,
-    # and a relative import one level up ("from ..html5") names a module.
-    paths = [path] if path.exists() else sorted((PACKAGE / module).glob("*.py"))
-    found: set[str] = set()
-    top = 1 if path.exists() else 2
-
-    def visit(node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _type_checking(child):
-                for sub in child.orelse:
-                    visit(sub)
+def imports(module: str) -> Iterator[tuple[str, str | None]]:
+    """(imported module, attribute name or None) for every uts58 import of ``module``,
+    run-time and type-only alike."""
+    if module in COMPILED:
+        return
+    path = sources()[module]
+    known = modules()
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            target = _resolve(module, is_package, node)
+            if target is None:
                 continue
-            if isinstance(child, ast.ImportFrom):
-                if child.level == top and child.module:
-                    found.add(child.module.split(".")[0])
-                elif child.level == top:
-                    found.update(alias.name for alias in child.names)
-                elif child.module and child.module.split(".")[0] == "uts58":
-                    rest = child.module.split(".")[1:]
-                    found.update([rest[0]] if rest else [alias.name for alias in child.names])
-            elif isinstance(child, ast.Import):
-                for alias in child.names:
-                    parts = alias.name.split(".")
-                    if parts[0] == "uts58" and len(parts) > 1:
-                        found.add(parts[1])
-            elif isinstance(child, ast.Call) and _dynamic_import(child) is not None:
-                found.add(_dynamic_import(child))  # type: ignore[arg-type]
-            visit(child)
-
-    for one in paths:  # (none: the compiled module imports nothing of the package)
-        visit(ast.parse(one.read_text(encoding="utf-8")))
-    found.discard(module)
-    # "from . import __version__" is the package's own attribute, not a module.
-    return {name for name in found if name in modules()}
+            for alias in node.names:
+                sub = f"{target}.{alias.name}" if target else alias.name
+                if sub in known:
+                    yield sub, None  # "from . import scanner": a module
+                elif target in known or target == "":
+                    # "from .. import __version__": the package's own attribute, no module
+                    if target:
+                        yield target, alias.name
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("uts58."):
+                    yield alias.name[len("uts58.") :], None
+        elif isinstance(node, ast.Call):
+            found = _dynamic_import(node)
+            if found is not None:
+                yield found, None
 
 
-def test_every_module_has_one_layer() -> None:
+def _level() -> dict[str, int]:
+    return {name: k for k, (_, names) in enumerate(layers()) for name in names}
+
+
+def test_every_unit_has_one_layer() -> None:
     placed: dict[str, str] = {}
     for layer, names in layers():
         for name in names:
             assert name not in placed, f"{name} is in both {placed[name]!r} and {layer!r}"
             placed[name] = layer
     assert len(layers()) >= 8
-    assert sorted(modules() - set(placed)) == [], "modules missing from docs/architecture.md"
-    assert sorted(set(placed) - modules()) == [], "docs/architecture.md names modules that do not exist"
+    units = {unit(m) for m in modules()}
+    assert sorted(units - set(placed)) == [], "units missing from docs/architecture.md"
+    assert sorted(set(placed) - units) == [], "docs/architecture.md names units that do not exist"
+
+
+def test_the_diagram_names_every_module() -> None:
+    drawn = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", diagram()))
+    missing = sorted(
+        m for m in modules() if not m.startswith(GENERATED + ".") and m.split(".")[-1] not in drawn and m != "__init__"
+    )
+    assert missing == []
+
+
+def test_the_top_holds_the_public_faces_only() -> None:
+    top = sorted(m for m in modules() if "." not in m and not (PACKAGE / m).is_dir())
+    assert not [m for m in top if is_private(m)], top
+    assert len(top) <= 15, top
 
 
 def test_imports_go_downward() -> None:
-    level = {name: k for k, (_, names) in enumerate(layers()) for name in names}
-    upward = [
-        f"{module} ({layers()[level[module]][0]}) imports {target} ({layers()[level[target]][0]})"
-        for module in sorted(modules())
-        for target in sorted(imports(module))
-        if level[target] > level[module] and (module, target) not in SHIMS
-    ]
+    level = _level()
+    names = layers()
+    upward = sorted(
+        f"{module} ({names[level[unit(module)]][0]}) imports {target} ({names[level[unit(target)]][0]})"
+        for module in modules()
+        for target, _ in imports(module)
+        if level[unit(target)] > level[unit(module)]
+    )
     assert upward == []
 
 
-def test_no_import_cycle() -> None:
-    graph = {module: imports(module) - {t for m, t in SHIMS if m == module} for module in modules()}
-    # Depth-first search with colours; a grey node met again closes a cycle.
+def test_no_circle_joins_two_units() -> None:
+    graph: dict[str, set[str]] = {}
+    for module in modules():
+        graph.setdefault(unit(module), set()).update(unit(t) for t, _ in imports(module) if unit(t) != unit(module))
     colour: dict[str, int] = {}
     cycles: list[list[str]] = []
 
     def visit(node: str, path: list[str]) -> None:
         colour[node] = 1
-        for nxt in sorted(graph[node]):
+        for nxt in sorted(graph.get(node, ())):
             if colour.get(nxt) == 1:
                 cycles.append([*path[path.index(nxt) :], node, nxt] if nxt in path else [node, nxt])
             elif nxt not in colour:
                 visit(nxt, [*path, node])
         colour[node] = 2
 
-    for module in sorted(graph):
-        if module not in colour:
-            visit(module, [])
+    for node in sorted(graph):
+        if node not in colour:
+            visit(node, [])
     assert cycles == []
+
+
+def test_private_names_stay_in_their_folder() -> None:
+    crossing = sorted(
+        f"{module} imports {target}{'.' + name if name else ''}"
+        for module in modules()
+        for target, name in imports(module)
+        if unit(target) != unit(module)
+        and (is_private(target) or (name is not None and name.startswith("_") and not name.startswith("__")))
+    )
+    assert crossing == []
+
+
+def test_no_module_is_over_600_lines() -> None:
+    long = sorted(
+        f"{m}: {n}"
+        for m, p in sources().items()
+        if not m.startswith(GENERATED + ".") and (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
+    )
+    assert long == []
 
 
 def test_modules_reach_each_other_only_by_import() -> None:
     # "import uts58" then uts58.x (the package loads x lazily) or sys.modules
     # would hide an import from the checks above.
     offenders = []
-    for path in sorted(PACKAGE.glob("*.py")):
-        if path.stem == "__init__":
+    for module, path in sources().items():
+        if module == "__init__" or module.startswith(GENERATED + "."):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import) and any(alias.name == "uts58" for alias in node.names):
-                offenders.append(f"{path.stem}: import uts58")
+                offenders.append(f"{module}: import uts58")
             if isinstance(node, ast.Attribute) and node.attr == "modules" and getattr(node.value, "id", "") == "sys":
-                offenders.append(f"{path.stem}: sys.modules")
+                offenders.append(f"{module}: sys.modules")
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "import_module"
                 and _dynamic_import(node) is None
             ):
-                offenders.append(f"{path.stem}: import_module of a name the checks cannot read")
+                offenders.append(f"{module}: import_module of a name the checks cannot read")
     assert offenders == []
 
 
 def test_the_checks_see_imports() -> None:
-    # The reader finds module-level, function-level and absolute imports,
-    # and skips TYPE_CHECKING blocks (else the tests above could pass vacuously).
-    assert {"_checks", "_kernels", "parts", "properties"} <= imports("termination")
-    assert "whatwg" in imports("tlds")  # (inside a function)
-    assert "detection" not in imports("__init__")  # (under TYPE_CHECKING, and lazily by name)
-    assert "_kernels" in imports("whatwg") and "kernels" in [n for n, _ in layers()]
-    assert "_tables" in imports("properties")  # (importlib.import_module(f"uts58._tables.…"))
-    assert "formatting" in imports("escaping")  # (a deprecation shim, allowed by name only)
+    # The reader finds module-level, function-level, type-only, relative and
+    # dynamic imports (else the tests above could pass vacuously).
+    seen = {t for t, _ in imports("spec.termination")}
+    assert {"base.checks", "kernels", "unicode.parts", "unicode.properties"} <= seen
+    assert "hosts.whatwg" in {t for t, _ in imports("hosts.tlds")}  # (inside a function)
+    assert "detect.finder" in {t for t, _ in imports("__init__")}  # (under TYPE_CHECKING)
+    assert any(t.startswith("tables") for t, _ in imports("unicode.properties"))  # (import_module)
+    assert ("kernels", "engine") in set(imports("spec.escaping"))  # (a name from a package)
+    assert unit("detect.scanner") == "detect" and unit("errors") == "errors"
+    assert is_private("kernels._python") and not is_private("__init__") and not is_private("kernels")
 
 
 # --------------------------------------------------------------------------
@@ -197,22 +275,12 @@ def test_one_list_of_public_names() -> None:
                 if isinstance(sub, ast.ImportFrom):
                     for alias in sub.names:
                         assert alias.asname == alias.name, f"{alias.name}: re-export it as itself"
-                        typed[alias.name] = (sub.module or "").split(".")[0]
+                        typed[alias.name] = sub.module or ""
     assert typed == uts58._EXPORTS
     # (a small surface: 30 names, and since issue 24 the caches' two (D104),
     # the Linkifier and its Anchor)
     assert uts58.__all__ == list(uts58._EXPORTS) and len(uts58.__all__) <= 34
     for name, module in uts58._EXPORTS.items():
         assert getattr(uts58, name) is getattr(importlib.import_module(f"uts58.{module}"), name)
-
-
-def test_moved_names_still_work_with_a_warning() -> None:
-    import uts58
-
-    assert not set(uts58._MOVED) & set(uts58._EXPORTS)
-    for name, module in uts58._MOVED.items():
-        with pytest.warns(DeprecationWarning, match=rf"uts58\.{name} is uts58\.{module}\.{name}"):
-            value = getattr(uts58, name)
-        assert value is getattr(importlib.import_module(f"uts58.{module}"), name)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         uts58.nothing  # noqa: B018

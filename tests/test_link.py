@@ -1,4 +1,4 @@
-"""Link and Host (uts58.link): the values detection reports, and the trust
+"""Link and Host (uts58.detect.link): the values detection reports, and the trust
 rule of the policy (D63, D64)."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from uts58 import Finder, Host, Link, OptionError, Policy, check_link, find_links
-from uts58.link import host_kind
-from uts58.properties import DEFAULT_UNICODE_VERSION
-from uts58.security import UNVERIFIED
+from uts58.detect.link import host_kind
+from uts58.output.policy import UNVERIFIED
 from uts58.stream import find_links_in_stream
+from uts58.unicode.properties import DEFAULT_UNICODE_VERSION
 
 
 def only(text: str, finder: Finder | None = None) -> Link:
@@ -283,7 +283,7 @@ def test_a_hand_built_link_equal_to_a_detected_one_is_checked_alike(text: str, f
 
 
 def test_a_hand_built_link_is_detected_again_with_its_scheme_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    from uts58 import security
+    from uts58.output import policy as security
 
     scans: list[tuple[frozenset[str], str]] = []
     real = Finder.find_links
@@ -429,7 +429,7 @@ def test_a_detected_link_is_not_checked_again(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_the_cjk_adjustment_keeps_trust_and_the_finder() -> None:
-    from uts58.security import adjust_cjk_start
+    from uts58.output.policy import adjust_cjk_start
 
     text = "ウェブサイトはexample.corp です。"
     finder = Finder(known_tlds={"corp"})
@@ -461,7 +461,7 @@ def test_email_forms_come_together_and_never_crash() -> None:
 def test_remembered_forms_are_the_forms() -> None:
     from test_detection import real_documents
 
-    from uts58.link import link_forms
+    from uts58.detect.link import link_forms
 
     finder = Finder(schemes={"http", "https", "ftp", "ssh", "tel"})
     found = 0
@@ -477,8 +477,8 @@ def test_remembered_forms_are_the_forms() -> None:
 
 
 def test_remembered_forms_are_bounded() -> None:
-    from uts58.hosts import HOST_CACHE_SIZE
-    from uts58.link import FORMS_CACHE_TEXT_LIMIT
+    from uts58.detect.link import FORMS_CACHE_TEXT_LIMIT
+    from uts58.hosts.domains import HOST_CACHE_SIZE
 
     finder = Finder()
     text = " ".join(f"example.com/{i}" for i in range(HOST_CACHE_SIZE + 300))
@@ -497,7 +497,7 @@ def test_remembered_forms_hold_few_megabytes() -> None:
     import gc
     import tracemalloc
 
-    from uts58.hosts import HOST_CACHE_SIZE
+    from uts58.hosts.domains import HOST_CACHE_SIZE
 
     finder = Finder()
     tracemalloc.start()

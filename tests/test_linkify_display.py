@@ -11,7 +11,7 @@ from test_finder import CONFORMANCE_LINES
 
 import uts58
 from uts58 import OptionError, Policy, linkify, linkify_html
-from uts58.display import shorten
+from uts58.output.display import shorten
 
 LONG = "Docs: https://www.example.com/guide/2024/setup/install.html?lang=en#linux and x@example.com, bücher.de/straße"
 OPTIONS: list[dict[str, Any]] = [

@@ -16,9 +16,9 @@ from html5dom import html5lib_dom, iter_elements, justhtml_dom
 
 import uts58
 from uts58 import Link, linkify, linkify_html
-from uts58.detection import Finder
+from uts58.detect.finder import Finder
 from uts58.errors import OptionError
-from uts58.linkifier import LinkAttributes
+from uts58.output.linkifier import LinkAttributes
 
 PAGE = "https://site.example/dir/page"
 
@@ -236,8 +236,8 @@ def test_adapters_take_the_presets() -> None:
     import markdown
     import mistune
 
-    from uts58.mistune import LinkifyPlugin
-    from uts58.python_markdown import LinkifyExtension
+    from uts58.markdown.mistune import LinkifyPlugin
+    from uts58.markdown.python_markdown import LinkifyExtension
 
     out = markdown.markdown("a.com b.com x@b.com", extensions=[LinkifyExtension(**options)])
     assert [a.get("rel") for a in anchors(out)] == [None, "nofollow noopener", None]
@@ -355,7 +355,7 @@ def test_relative_hrefs_through_the_adapters() -> None:
 
     assert anchors(linkify_filter("a.com", callback=to(href)))[0]["href"] == href
     markdown = pytest.importorskip("markdown")
-    from uts58.python_markdown import LinkifyExtension
+    from uts58.markdown.python_markdown import LinkifyExtension
 
     out = markdown.markdown("a.com", extensions=[LinkifyExtension(callback=to(href))])
     assert anchors(out)[0]["href"] == href
@@ -386,7 +386,7 @@ def entry_points() -> list[tuple[str, Any]]:
     try:
         import markdown
 
-        from uts58.python_markdown import LinkifyExtension
+        from uts58.markdown.python_markdown import LinkifyExtension
 
         points.append(
             ("Python-Markdown", lambda cb: markdown.markdown("see a.com", extensions=[LinkifyExtension(callback=cb)]))
@@ -396,7 +396,7 @@ def entry_points() -> list[tuple[str, Any]]:
     try:
         import mistune
 
-        from uts58.mistune import LinkifyPlugin
+        from uts58.markdown.mistune import LinkifyPlugin
 
         points.append(
             ("mistune", lambda cb: mistune.create_markdown(plugins=[LinkifyPlugin(callback=cb)])("see a.com"))

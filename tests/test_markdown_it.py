@@ -1,4 +1,4 @@
-"""The markdown-it-py plugin (uts58.markdown_it).
+"""The markdown-it-py plugin (uts58.markdown.markdown_it).
 
 Rendered HTML is read back with justhtml and html5lib (HTML5 parsers that
 share no code with uts58 or markdown-it); what the plugin links is compared
@@ -24,15 +24,15 @@ from hypothesis import strategies as st
 from linkify_it import LinkifyIt
 from markdown_it import MarkdownIt
 
-import uts58.markdown_it
+import uts58.markdown.markdown_it
 from uts58 import Policy, linkify
-from uts58._rawhtml import RAW_TEXT, SKIPPED, RawHtml
-from uts58.markdown_it import Linkify
+from uts58.html.raw import RAW_TEXT, SKIPPED, RawHtml
+from uts58.markdown.markdown_it import Linkify
 
 ROOT = Path(__file__).resolve().parent.parent
 # The project's documents, and the text of UTS #58 itself (read where present).
 DOCUMENTS = ["README.md", "docs/decisions.md", "../shared/spec/tr58-2.txt"]
-SOURCE = "uts58.markdown_it:source"  # meta key of the plugin's link_open tokens
+SOURCE = "uts58.markdown.markdown_it:source"  # meta key of the plugin's link_open tokens
 MARK = "data-uts58-test"
 SAFE = ("http://", "https://", "mailto:")
 # Characters of Markdown inline syntax: markdown-it's inline rule takes a URL
@@ -41,7 +41,9 @@ INLINE_SYNTAX = "\\`*_[]<>&!~"
 
 
 def md(**options: Any) -> MarkdownIt:
-    return MarkdownIt("commonmark", {"linkify": True, **options}).enable("linkify").use(uts58.markdown_it.plugin)
+    return (
+        MarkdownIt("commonmark", {"linkify": True, **options}).enable("linkify").use(uts58.markdown.markdown_it.plugin)
+    )
 
 
 def document_text(name: str) -> str:
@@ -85,12 +87,12 @@ def test_markdown_it_emails_policy_and_existing_links() -> None:
     assert "helpers.py" in html and 'href="https://helpers.py' not in html  # §8 policy
     assert "раураl.com</p>" in html
     loose = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
-    uts58.markdown_it.use(loose, Policy.none())
+    uts58.markdown.markdown_it.use(loose, Policy.none())
     assert loose.render("helpers.py") == '<p><a href="https://helpers.py/">helpers.py</a></p>\n'
 
 
 def test_markdown_it_interface() -> None:
-    linkify = uts58.markdown_it.Linkify()
+    linkify = uts58.markdown.markdown_it.Linkify()
     assert linkify.pretest("a.b") and not linkify.pretest("no dots here")
     assert linkify.pretest("http://localhost/x")  # no dot: the scheme says it may be a link
     assert linkify.test("see example.com") and not linkify.test("see example.invalid")
@@ -119,7 +121,7 @@ def test_link_text_is_markdown_its_normalized_text_with_bidi_controls_escaped() 
     texts = [a.text for a in root.iter("a")]
     assert texts[0] == m.normalizeLinkText("http://xn--bcher-kva.de/a%20b")  # markdown-it shows bücher.de
     assert texts[1] == "x.com/%E2%80%AEevil"  # Policy.default(): bidi="escape"
-    raw = md().use(uts58.markdown_it.plugin, Policy.none())
+    raw = md().use(uts58.markdown.markdown_it.plugin, Policy.none())
     assert "\u202e" in raw.render("x.com/\u202eevil")
 
 
@@ -219,7 +221,7 @@ def test_options_set_before_use_are_kept() -> None:
     m = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     assert isinstance(m.linkify, LinkifyIt)
     m.linkify.set({"fuzzy_email": False}).tlds(["corp"], keep_old=True).add("ftp:", None).add("wss:", "http:")
-    m.use(uts58.markdown_it.plugin)
+    m.use(uts58.markdown.markdown_it.plugin)
     assert isinstance(m.linkify, Linkify)
     text = "x@example.com intranet.corp example.com wss://example.com/w ftp://example.com/f"
     assert hrefs(m.render(text)) == [
@@ -229,7 +231,7 @@ def test_options_set_before_use_are_kept() -> None:
     ]
     m = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     m.linkify.set({"fuzzy_link": False}).tlds(["corp"])
-    m.use(uts58.markdown_it.plugin)
+    m.use(uts58.markdown.markdown_it.plugin)
     assert m.linkify.finder.known_tlds == frozenset({"corp"})
     assert hrefs(m.render("intranet.corp https://intranet.corp/x example.com")) == ["https://intranet.corp/x"]
 
@@ -237,11 +239,11 @@ def test_options_set_before_use_are_kept() -> None:
 def test_linkify_it_defaults_change_nothing() -> None:
     """Only what differs from linkify-it-py's defaults is taken (its default
     ftp: alias is uts58's default too)."""
-    m = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin)
+    m = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown.markdown_it.plugin)
     plain = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     plain.linkify = Linkify()
     text = "ftp://example.com/f https://example.com example.org x@example.com"
-    assert m.render(text) == uts58.markdown_it.use(plain).render(text)
+    assert m.render(text) == uts58.markdown.markdown_it.use(plain).render(text)
     assert "ftp://example.com/f" in hrefs(m.render(text))
 
 
@@ -249,11 +251,11 @@ def test_unsupported_options_set_before_use_raise_at_use() -> None:
     m = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     m.linkify.add("@", {"validate": lambda self, text, pos: 0})
     with pytest.raises(NotImplementedError, match="'@'"):
-        m.use(uts58.markdown_it.plugin)
+        m.use(uts58.markdown.markdown_it.plugin)
     m = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     m.linkify.set({"---": True})
     with pytest.raises(NotImplementedError, match="---"):
-        m.use(uts58.markdown_it.plugin)
+        m.use(uts58.markdown.markdown_it.plugin)
 
 
 def test_constructor_arguments_are_checked() -> None:
@@ -268,7 +270,7 @@ def test_constructor_arguments_are_checked() -> None:
     with pytest.raises(TypeError, match="text"):
         Linkify().match(b"example.com")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="unexpected keyword"):
-        md().use(uts58.markdown_it.plugin, known_tlds={"com"})
+        md().use(uts58.markdown.markdown_it.plugin, known_tlds={"com"})
     linkify = Linkify(require_scheme=True, emails=False, schemes=["https", "wss"])
     assert [m.url for m in linkify.match("example.com wss://e.com x@e.com https://e.com/") or []] == [
         "wss://e.com/",
@@ -352,7 +354,7 @@ def test_no_inline_rule_link_where_raw_html_allows_none() -> None:
 
 
 # --------------------------------------------------------------------------
-# The raw HTML state (uts58._rawhtml), against an HTML5 parser
+# The raw HTML state (uts58.html.raw), against an HTML5 parser
 
 
 @pytest.mark.parametrize(
@@ -551,7 +553,7 @@ def test_documents_link_as_linkify_does(document: str) -> None:
 @pytest.fixture
 def scans(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scans]:
     """Count the scans of uts58.find_links made by the adapter, and their length."""
-    yield count_scans(monkeypatch, uts58.markdown_it)
+    yield count_scans(monkeypatch, uts58.markdown.markdown_it)
 
 
 def many_urls(n: int) -> str:
@@ -637,5 +639,5 @@ def test_text_without_a_dot_or_at_is_still_looked_at() -> None:
     """Schemes without "//" and http://localhost have neither "." nor "@"."""
     m = md()
     assert hrefs(m.render("see http://localhost:8000/")) == ["http://localhost:8000/"]
-    m.linkify = uts58.markdown_it.Linkify(schemes={"tel", "magnet", "https"})
+    m.linkify = uts58.markdown.markdown_it.Linkify(schemes={"tel", "magnet", "https"})
     assert hrefs(m.render("x tel:123 and magnet:?xt=1&dn=a")) == ["tel:123", "magnet:?xt=1&dn=a"]

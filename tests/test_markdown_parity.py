@@ -1,12 +1,12 @@
 """The three Markdown adapters against uts58.linkify on the same text (D86).
 
-markdown-it-py (uts58.markdown_it), Python-Markdown (uts58.python_markdown)
-and mistune (uts58.mistune, both HTML renderers) render plain text to one
+markdown-it-py (uts58.markdown.markdown_it), Python-Markdown (uts58.markdown.python_markdown)
+and mistune (uts58.markdown.mistune, both HTML renderers) render plain text to one
 paragraph whose content, read by an independent HTML5 parser (justhtml,
 tests/html5dom.py), is what ``linkify(text)`` is read as: the same text, the
 same links (href, text, attributes).  Texts come from the detection
 conformance files and from prose in many scripts; those where CommonMark
-interprets something are written with uts58.markdown_text.escape_text.
+interprets something are written with uts58.output.markdown_text.escape_text.
 Where a renderer legitimately differs, only that is normalized:
 markdown-it shows a link's text as its own ``normalizeLinkText`` makes it
 and writes the href through ``normalizeLink``.
@@ -25,13 +25,13 @@ import pytest
 from html5dom import Node, iter_elements, justhtml_dom
 from markdown_it import MarkdownIt
 
-import uts58.markdown_it
-import uts58.mistune
+import uts58.markdown.markdown_it
+import uts58.markdown.mistune
 from uts58 import Link, Policy, linkify
 from uts58.conformance import data_file, read_detection_test
-from uts58.markdown_text import escape_text
-from uts58.python_markdown import LinkifyExtension
-from uts58.security import escape_bidi_controls
+from uts58.markdown.python_markdown import LinkifyExtension
+from uts58.output.markdown_text import escape_text
+from uts58.output.policy import escape_bidi_controls
 
 ROOT = Path(__file__).resolve().parent.parent
 PROSE = [
@@ -72,15 +72,21 @@ PLAIN = [t for t in TEXTS if is_plain(t)]
 
 
 def markdown_it(**options: Any) -> MarkdownIt:
-    return MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin, **options)
+    return (
+        MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown.markdown_it.plugin, **options)
+    )
 
 
 def renderers(**options: Any) -> dict[str, Any]:
     """Our two plugins with the same options, as text → HTML functions."""
     extension = markdown.Markdown(extensions=[LinkifyExtension(**options)])
     return {
-        "mistune escape=True": mistune.create_markdown(escape=True, plugins=[uts58.mistune.LinkifyPlugin(**options)]),
-        "mistune escape=False": mistune.create_markdown(escape=False, plugins=[uts58.mistune.LinkifyPlugin(**options)]),
+        "mistune escape=True": mistune.create_markdown(
+            escape=True, plugins=[uts58.markdown.mistune.LinkifyPlugin(**options)]
+        ),
+        "mistune escape=False": mistune.create_markdown(
+            escape=False, plugins=[uts58.markdown.mistune.LinkifyPlugin(**options)]
+        ),
         "Python-Markdown": lambda text: extension.reset().convert(text),
     }
 
@@ -287,7 +293,7 @@ def rendered(name: str, text: str) -> tuple[str, str]:
     """``text`` rendered with the adapter (its links marked) and without it."""
     if name == "markdown-it":
         m = MarkdownIt("commonmark", {"linkify": True, "html": True}).enable(["linkify", "table"])
-        m.use(uts58.markdown_it.plugin)
+        m.use(uts58.markdown.markdown_it.plugin)
         html = m.render(text)
         # (markdown-it's plugin takes no attributes: its links are those with markup "linkify")
         return html, MarkdownIt("commonmark", {"html": True}).enable("table").render(text)
@@ -301,9 +307,9 @@ def rendered(name: str, text: str) -> tuple[str, str]:
     plugins: list[Any] = ["table", "strikethrough"]
     return (
         str(
-            mistune.create_markdown(escape=escape, plugins=[*plugins, uts58.mistune.LinkifyPlugin(attrs={MARK: ""})])(
-                text
-            )
+            mistune.create_markdown(
+                escape=escape, plugins=[*plugins, uts58.markdown.mistune.LinkifyPlugin(attrs={MARK: ""})]
+            )(text)
         ),
         str(mistune.create_markdown(escape=escape, plugins=plugins)(text)),
     )

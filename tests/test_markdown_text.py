@@ -1,4 +1,5 @@
-"""linkify(format="markdown") and uts58.markdown_text: Markdown that renders to the text and links of the HTML format.
+"""linkify(format="markdown") and uts58.output.markdown_text: Markdown that renders to the text and links
+of the HTML format.
 
 The round trip: the Markdown of a text, rendered by markdown-it-py (the
 "commonmark" preset with raw HTML on and off, and the "default" preset, which
@@ -30,10 +31,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import uts58
-import uts58.markdown_text
+import uts58.output.markdown_text
 from uts58 import Policy, linkify
 from uts58.errors import UnsafeAttributeError
-from uts58.markdown_text import escape_link_text, escape_text, link_destination, markdown_link
+from uts58.output.markdown_text import escape_link_text, escape_text, link_destination, markdown_link
 
 markdown = pytest.importorskip("markdown")
 markdown_it = pytest.importorskip("markdown_it")
@@ -524,13 +525,13 @@ def test_linear_output_and_one_pass(unit: str, monkeypatch: pytest.MonkeyPatch) 
     up to the text, however many links), and the output of 2N units is
     twice that of N."""
     seen: list[int] = []
-    real = uts58.markdown_text.escape_text
+    real = uts58.output.markdown_text.escape_text
 
     def counting(text: str, **flags: bool) -> str:
         seen.append(len(text))
         return real(text, **flags)
 
-    monkeypatch.setattr("uts58.linkifier.escape_text", counting)
+    monkeypatch.setattr("uts58.output.linkifier.escape_text", counting)
     sizes = []
     for n in (20_000, 40_000):
         seen.clear()

@@ -1,4 +1,4 @@
-"""The mistune plugin (uts58.mistune).
+"""The mistune plugin (uts58.markdown.mistune).
 
 Rendered HTML is read back with justhtml and html5lib (HTML5 parsers that
 share no code with uts58 or mistune) and compared with what mistune renders
@@ -29,11 +29,11 @@ from markdown_cases import (
 )
 from mistune.renderers.markdown import MarkdownRenderer
 
-import uts58.mistune
+import uts58.markdown.mistune
 from uts58 import Policy, find_links, linkify
-from uts58._rawhtml import RAW_TEXT, SKIPPED
-from uts58.mistune import _CHARREF, LINK_TOKEN, LinkifyPlugin
-from uts58.textview import TextView
+from uts58.html.raw import RAW_TEXT, SKIPPED
+from uts58.html.textview import TextView
+from uts58.markdown.mistune import _CHARREF, LINK_TOKEN, LinkifyPlugin
 
 ROOT = Path(__file__).resolve().parent.parent
 # The project's documents, and the text of UTS #58 itself (read where present).
@@ -86,8 +86,8 @@ def document_text(name: str) -> str:
 def test_as_function_as_instance_and_by_name() -> None:
     text = "See bücher.de/straße, x@example.com and https://example.com/a_b_c."
     expected = ["https://xn--bcher-kva.de/stra%C3%9Fe", "mailto:x@example.com", "https://example.com/a_b_c"]
-    assert hrefs(mistune.create_markdown(plugins=[uts58.mistune.plugin])(text)) == expected
-    assert hrefs(mistune.create_markdown(plugins=["uts58.mistune.plugin"])(text)) == expected
+    assert hrefs(mistune.create_markdown(plugins=[uts58.markdown.mistune.plugin])(text)) == expected
+    assert hrefs(mistune.create_markdown(plugins=["uts58.markdown.mistune.plugin"])(text)) == expected
     assert hrefs(render(text)) == expected
     assert hrefs(render(text, kinds=["email"])) == ["mailto:x@example.com"]
     m = mistune.create_markdown()
@@ -423,7 +423,7 @@ def test_documents_link_as_linkify_does(document: str, escape: bool) -> None:
 @pytest.fixture
 def scans(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scans]:
     """Count the scans of uts58.find_links made by the plugin, and their length."""
-    yield count_scans(monkeypatch, uts58.mistune)
+    yield count_scans(monkeypatch, uts58.markdown.mistune)
 
 
 def hostile(n: int) -> dict[str, str]:

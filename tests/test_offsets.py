@@ -1,4 +1,4 @@
-"""Link offsets in UTF-8 bytes and UTF-16 code units (uts58.offsets, D73) and ``uts58 detect --offsets`` (D74).
+"""Link offsets in UTF-8 bytes and UTF-16 code units (uts58.output.offsets, D73) and ``uts58 detect --offsets`` (D74).
 
 Every expected offset here is computed by ``str.encode`` of the text before
 it (and checked by slicing the encoded text), never by the code under test.
@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-import uts58.cli
-import uts58.offsets
+import uts58.cli.main
+import uts58.output.offsets
 from uts58 import Link, OffsetError, OptionError, find_links
-from uts58.cli import main
+from uts58.cli.main import main
 from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
-from uts58.offsets import UNITS, Unit, link_offsets, unit_length
+from uts58.output.offsets import UNITS, Unit, link_offsets, unit_length
 
 CODECS = {"utf8": ("utf-8", 1), "utf16": ("utf-16-le", 2)}
 
@@ -203,14 +203,14 @@ class Steps:
 
 def count_units(monkeypatch: pytest.MonkeyPatch) -> Steps:
     steps = Steps()
-    real = uts58.offsets._units
+    real = uts58.output.offsets._units
 
     def counting(segment: str, unit: Any) -> int:
         steps.calls += 1
         steps.chars += len(segment)
         return real(segment, unit)
 
-    monkeypatch.setattr(uts58.offsets, "_units", counting)
+    monkeypatch.setattr(uts58.output.offsets, "_units", counting)
     return steps
 
 
@@ -305,7 +305,7 @@ def test_cli_offsets_of_many_files_and_stdin(
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text(TEXT, encoding="utf-8")
     b.write_text("𠀀𠀀 " + TEXT, encoding="utf-8")
-    monkeypatch.setattr(uts58._cli_io, "READ_SIZE", 7)  # standard input in many pieces
+    monkeypatch.setattr(uts58.cli.io, "READ_SIZE", 7)  # standard input in many pieces
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((TEXT * 3).encode()), encoding="utf-8"))
     code, records, _ = run(capsys, "detect", "--json", "--offsets", unit, str(a), "-", str(b))
     assert code == 0

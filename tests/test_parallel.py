@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from uts58 import find_links
-from uts58._decoding import check_utf8, decode
-from uts58.detection import Finder
+from uts58.base.decoding import check_utf8, decode
+from uts58.detect.finder import Finder
 from uts58.errors import DecodeError, OptionError
 from uts58.parallel import Block, BlockResult, detect_blocks, plan_blocks
 

@@ -1,7 +1,7 @@
-"""UTS #58 §3.5 Table 3-3 (uts58.parts): the rows against the spec's table,
+"""UTS #58 §3.5 Table 3-3 (uts58.unicode.parts): the rows against the spec's table,
 the decodable sets against the WHATWG percent-encode sets, ``match_at``, and
 the patterns of ``part_patterns`` against Link_Term read from the data file
-itself (not through uts58.properties)."""
+itself (not through uts58.unicode.properties)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re
 import pytest
 from conftest import DATA, ROOT, read_property_file
 
-from uts58.parts import (
+from uts58.unicode.parts import (
     CLEAR,
     DIRECTIVE,
     FRAGMENT,
@@ -25,7 +25,7 @@ from uts58.parts import (
     match_at,
     part_patterns,
 )
-from uts58.properties import LinkProperties
+from uts58.unicode.properties import LinkProperties
 
 SPEC = ROOT.parent / "shared" / "spec" / "tr58-2.txt"
 VERSION = "17.0.0"

@@ -14,7 +14,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from uts58 import find_email_start, find_link_end, find_links, format_email, format_url, link_term
-from uts58.properties import LinkTerm
+from uts58.unicode.properties import LinkTerm
 
 HOSTS = ["example.com", "bücher.de", "пример.рф", "xn--r8jz45g.xn--q9jyb4c", "a.b.example.co.uk", "x.org:8080"]
 

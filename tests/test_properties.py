@@ -6,7 +6,7 @@ import pytest
 from conftest import DATA, missing_default, read_property_file
 
 from uts58 import LinkTerm, is_link_email, link_bracket, link_term
-from uts58.properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
+from uts58.unicode.properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
 
 VERSION = "17.0.0"
 

@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uts58.hosts import PublicSuffixes, _icann_psl, default_tlds, domain_rules, public_suffixes
-from uts58.properties import link_properties
+from uts58.hosts.domains import PublicSuffixes, _icann_psl, default_tlds, domain_rules, public_suffixes
+from uts58.unicode.properties import link_properties
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -115,10 +115,10 @@ _HOSTISH = st.text(
 
 
 def _c_api() -> Any:
-    from uts58 import _kernels
-    from uts58.whatwg import _ada
+    from uts58 import kernels as _kernels
+    from uts58.hosts.whatwg import _ada
 
-    return _ada(_kernels.speedups())
+    return _ada(_kernels.c_module())
 
 
 @settings(max_examples=3000, deadline=None)
@@ -126,7 +126,7 @@ def _c_api() -> Any:
 def test_domain_in_one_c_call_is_the_parsers_answer(name: str) -> None:
     import pytest
 
-    from uts58.hosts import _parsed_domain
+    from uts58.hosts.domains import _parsed_domain
 
     ada = _c_api()
     if ada is None:

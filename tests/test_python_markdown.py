@@ -1,4 +1,4 @@
-"""The Python-Markdown extension (uts58.python_markdown).
+"""The Python-Markdown extension (uts58.markdown.python_markdown).
 
 Rendered HTML is read back with justhtml and html5lib (HTML5 parsers that
 share no code with uts58 or Python-Markdown) and compared with what
@@ -28,11 +28,11 @@ from markdown_cases import (
     check_cdata_outside_foreign_content,
 )
 
-import uts58.python_markdown
+import uts58.markdown.python_markdown
 from uts58 import Policy, find_links, linkify
-from uts58._rawhtml import RAW_TEXT, SKIPPED
-from uts58.python_markdown import LinkifyExtension
-from uts58.textview import TextView
+from uts58.html.raw import RAW_TEXT, SKIPPED
+from uts58.html.textview import TextView
+from uts58.markdown.python_markdown import LinkifyExtension
 
 ROOT = Path(__file__).resolve().parent.parent
 # The project's documents, and the text of UTS #58 itself (read where present).
@@ -88,10 +88,12 @@ def added_links(html: str, before: str) -> list[str]:
 def test_by_name_by_class_and_by_config() -> None:
     text = "See bücher.de/straße, x@example.com and https://example.com/a_b_c."
     expected = ["https://xn--bcher-kva.de/stra%C3%9Fe", "mailto:x@example.com", "https://example.com/a_b_c"]
-    assert hrefs(markdown.markdown(text, extensions=["uts58.python_markdown"])) == expected
+    assert hrefs(markdown.markdown(text, extensions=["uts58.markdown.python_markdown"])) == expected
     assert hrefs(markdown.markdown(text, extensions=[LinkifyExtension()])) == expected
     configured = markdown.markdown(
-        text, extensions=["uts58.python_markdown"], extension_configs={"uts58.python_markdown": {"kinds": ["email"]}}
+        text,
+        extensions=["uts58.markdown.python_markdown"],
+        extension_configs={"uts58.markdown.python_markdown": {"kinds": ["email"]}},
     )
     assert hrefs(configured) == ["mailto:x@example.com"]
     # The link text is the text that was there.
@@ -141,20 +143,22 @@ def test_presets_and_display() -> None:
     assert [a["#text"] for a in attributes(render(text, **PRESETS))][1] == "B.com/some/long/path"
     assert [a["#text"] for a in attributes(render(text, display={}))][1] == "b.com/some/long/path"
     # Options by name, as extension_configs give them.
-    configs = {"uts58.python_markdown": {"rel": "ugc", "display": {"max_length": 6, "location": "middle"}}}
-    html = markdown.markdown("b.com/xyz", extensions=["uts58.python_markdown"], extension_configs=configs)
+    configs = {"uts58.markdown.python_markdown": {"rel": "ugc", "display": {"max_length": 6, "location": "middle"}}}
+    html = markdown.markdown("b.com/xyz", extensions=["uts58.markdown.python_markdown"], extension_configs=configs)
     assert attributes(html) == [{"href": "https://b.com/xyz", "rel": "ugc", "title": "b.com/xyz", "#text": "b.com…"}]
 
 
 def test_unknown_options_are_refused() -> None:
     with pytest.raises(TypeError, match="fuzzy"):
         markdown.markdown(
-            "x", extensions=["uts58.python_markdown"], extension_configs={"uts58.python_markdown": {"fuzzy": True}}
+            "x",
+            extensions=["uts58.markdown.python_markdown"],
+            extension_configs={"uts58.markdown.python_markdown": {"fuzzy": True}},
         )
 
 
 def test_a_markdown_instance_converts_again_the_same() -> None:
-    md = markdown.Markdown(extensions=["uts58.python_markdown"])
+    md = markdown.Markdown(extensions=["uts58.markdown.python_markdown"])
     text = "<b>x</b> a.com &amp; b.com `c.com`"
     first = md.convert(text)
     assert md.reset().convert(text) == first
@@ -335,9 +339,9 @@ def test_documents_link_as_linkify_does(document: str) -> None:
 def test_python_markdown_and_markdown_it_agree_on_plain_paragraphs() -> None:
     from markdown_it import MarkdownIt
 
-    import uts58.markdown_it
+    import uts58.markdown.markdown_it
 
-    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin)
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown.markdown_it.plugin)
     text = "Mail x@example.com or see bücher.de/straße, https://ja.wikipedia.org/wiki/日本 (and www.example.org/a)."
     assert hrefs(render(text)) == [md.normalizeLink(h) for h in hrefs(linkify(text))] == hrefs(md.render(text))
 
@@ -349,7 +353,7 @@ def test_python_markdown_and_markdown_it_agree_on_plain_paragraphs() -> None:
 @pytest.fixture
 def scans(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scans]:
     """Count the scans of uts58.find_links made by the adapter, and their length."""
-    yield count_scans(monkeypatch, uts58.python_markdown)
+    yield count_scans(monkeypatch, uts58.markdown.python_markdown)
 
 
 def hostile(n: int) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""The C parts of the candidate scan (``src/speedups/scan.c``,
+"""The C parts of the candidate scan (``src/kernels/scan.c``,
 ``_kernels.candidate_scan``) against the reference: the Python scanner
 alone, which is what runs with the Python kernels.  Same links, same
 order, on generated texts made of the pieces the C scan decides on (scheme
@@ -17,11 +17,12 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import uts58
-from uts58 import Finder, _kernels
-from uts58.hosts import LABEL_SEPARATORS
-from uts58.properties import link_properties
-from uts58.runs import _CJK_RANGES, _SCAN_CLASSES, _clauses
-from uts58.scanner import _Scanner
+from uts58 import Finder
+from uts58 import kernels as _kernels
+from uts58.detect.candidates import _CJK_RANGES, _SCAN_CLASSES, _clauses
+from uts58.detect.scanner import _Scanner
+from uts58.hosts.domains import LABEL_SEPARATORS
+from uts58.unicode.properties import link_properties
 
 needs_c = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from uts58 import Finder, Link, Policy, Reason, check_link, find_links, linkify
-from uts58.security import TECHNICAL_FILE_EXTENSIONS, adjust_cjk_start, escape_bidi_controls, skeleton
+from uts58.output.policy import TECHNICAL_FILE_EXTENSIONS, adjust_cjk_start, escape_bidi_controls, skeleton
 
 
 def link(text: str):  # type: ignore[no-untyped-def]
@@ -43,7 +43,7 @@ def test_unknown_tld_with_known_tlds_override() -> None:
     # a link not found by a finder is detected again, with the default TLDs (D64)
     assert codes_of(Link(0, 11, "url", "example.zz", None, "example.zz")) == ["unverified"]
     assert codes_of(Link(0, 11, "url", "example.org", None, "example.org")) == []
-    with pytest.raises(TypeError, match="Finder"):
+    with pytest.raises(TypeError, match="known_tlds"):
         Policy.default().with_options(known_tlds={"org"})
 
 
@@ -193,7 +193,7 @@ def test_the_memo_of_admitted_changes_no_answer() -> None:
     as checking each, on real documents and on links the policy refuses."""
     from test_detection import real_documents
 
-    from uts58.security import admitted
+    from uts58.output.policy import admitted
 
     texts = [*real_documents(), "раураl.com раураl.com helpers.py helpers.py " + "x" * 3000 + ".com"]
     for policy in (Policy.default(), Policy.strict(), Policy(max_url_length=20)):

@@ -22,11 +22,12 @@ import pytest
 from conftest import playground_running
 
 import uts58
-import uts58.serve as serve
+import uts58.cli.playground as playground
+import uts58.cli.serve as serve
 from uts58 import Finder, Policy, check_link, find_links, format_email, format_url, linkify
-from uts58.cli import build_parser, main
-from uts58.playground import LIMITS
-from uts58.properties import DEFAULT_UNICODE_VERSION, available_versions
+from uts58.cli.main import build_parser, main
+from uts58.cli.playground import LIMITS
+from uts58.unicode.properties import DEFAULT_UNICODE_VERSION, available_versions
 
 POLICIES = {"default": Policy.default, "strict": Policy.strict, "none": Policy.none}
 TEXT = (
@@ -446,7 +447,7 @@ def test_a_bug_is_a_500_without_its_traceback(monkeypatch: pytest.MonkeyPatch) -
     def broken(request: Any) -> dict[str, Any]:
         raise RuntimeError("secret detail /home/user")
 
-    monkeypatch.setitem(serve.API, "/api/links", broken)
+    monkeypatch.setitem(playground.API, "/api/links", broken)
     running = serve.make_server(port=0)
     threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:

@@ -19,8 +19,8 @@ from cdp import Browser, Page
 from conftest import playground_running
 
 from uts58 import Linkifier, check_link, find_links, format_url, linkify
-from uts58.security import Policy
-from uts58.serve import PlaygroundServer
+from uts58.cli.serve import PlaygroundServer
+from uts58.output.policy import Policy
 
 TEXT = (
     "日本語のサイトは 日本語.jp/ガイド です。\n"

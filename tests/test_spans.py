@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from test_finder import CONFORMANCE_LINES, OPTION_SETS
 
 import uts58
-import uts58.scanner as scanner
+import uts58.detect.scanner as scanner
 from uts58 import Finder, OptionError, find_links
-from uts58.detection import Span, spans
-from uts58.hosts import host_span
+from uts58.detect.finder import Span, spans
+from uts58.hosts.domains import host_span
 
 PROSE = [
     "Mail アルベルト@example.com or see https://ja.wikipedia.org/wiki/日本.",

@@ -1,5 +1,5 @@
 """The PySpark recipe.  The links column's type and the UDF's body are tested
-everywhere (with stand-ins for the two PySpark names uts58.spark uses); the
+everywhere (with stand-ins for the two PySpark names uts58.frames.spark uses); the
 recipe itself runs on a local Spark where PySpark and Java are installed, and
 must run where UTS58_REQUIRE_SPARK is set (.ci/run installs both: D126)."""
 
@@ -24,8 +24,8 @@ from bench_modules import load_bench
 from conftest import C_KERNELS_WHY_NOT, parquet_links_everywhere
 
 from uts58 import Finder, find_links
-from uts58._schema import FIELDS, arrow_type
-from uts58.spark import LINK_SCHEMA, links_type, links_udf
+from uts58.frames._schema import FIELDS, arrow_type
+from uts58.frames.spark import LINK_SCHEMA, links_type, links_udf
 
 # PySpark warns that it does not yet fully support pandas 3 (the tests below check what it gives).
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
@@ -228,7 +228,7 @@ def test_spark_reads_what_dask_writes(spark: Any, tmp_path: Path) -> None:
     import dask
     import dask.dataframe as dd
 
-    from uts58.dask import add_link_columns
+    from uts58.frames.dask import add_link_columns
 
     frame = pd.DataFrame({"id": [i for i, _ in ROWS], "body": pd.Series([b for _, b in ROWS], dtype=object)})
     frame.loc[len(frame)] = [len(frame), math.nan]
@@ -245,11 +245,11 @@ def test_spark_reads_what_dask_writes(spark: Any, tmp_path: Path) -> None:
 
 
 def test_what_dask_reads_back_filters_and_writes_every_reader_opens(spark: Any, tmp_path: Path) -> None:
-    # Review of D125: Spark's files and uts58.dask's, read back by Dask, filtered and written again.
+    # Review of D125: Spark's files and uts58.frames.dask's, read back by Dask, filtered and written again.
     import dask
     import dask.dataframe as dd
 
-    from uts58.dask import add_link_columns, with_links_type
+    from uts58.frames.dask import add_link_columns, with_links_type
 
     df = spark.createDataFrame(spark.sparkContext.parallelize(ROWS, 3), "id long, body string")
     df.withColumn("found", links_udf()("body")).write.parquet(str(tmp_path / "spark"))

@@ -1,4 +1,4 @@
-"""The template filter (uts58.templates, alias uts58.jinja) in Jinja2 and Django.
+"""The template filter (uts58.templates) in Jinja2 and Django.
 
 Rendered output is read back with html5lib (an HTML5 tree builder that shares
 no code with uts58); the text around the links is compared with the value, the
@@ -21,10 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import uts58
-import uts58.jinja
 import uts58.templates
 from uts58 import Policy, find_links, linkify
-from uts58.security import escape_bidi_controls
+from uts58.output.policy import escape_bidi_controls
 from uts58.templates import django_filter, linkify_filter, parse_argument
 
 CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "htmlsafety"
@@ -215,13 +214,6 @@ def test_option_errors() -> None:
         linkify_filter("a.com", kinds="phone")
     with pytest.raises(TypeError, match="env must be"):
         uts58.templates.install(object())
-
-
-def test_jinja_alias_module() -> None:
-    for name in uts58.jinja.__all__:
-        assert getattr(uts58.jinja, name) is getattr(uts58.templates, name)
-    assert set(uts58.jinja.__all__) == set(uts58.templates.__all__)
-    assert uts58.jinja.register is uts58.templates.register
 
 
 # --------------------------------------------------------------------------
@@ -574,7 +566,7 @@ def test_skip_selectors_in_the_short_argument_and_keywords() -> None:
     defaults) for values marked safe; plain text has no elements to skip."""
     from markupsafe import Markup
 
-    from uts58.html5 import DEFAULT_SKIP
+    from uts58.html.linkify import DEFAULT_SKIP
     from uts58.templates import linkify_filter, parse_argument
 
     options = parse_argument("nofollow, skip=.nolink, skip=[translate=no]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from uts58 import find_link_end
-from uts58.termination import OPEN_STACK_LIMIT
+from uts58.spec.termination import OPEN_STACK_LIMIT
 
 # Every test here runs with the C kernels and with the Python ones.
 pytestmark = pytest.mark.usefixtures("kernel_mode")

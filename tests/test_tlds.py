@@ -15,11 +15,11 @@ import publicsuffixlist
 import pytest
 from counting import profile_steps
 
-from uts58 import tlds as tlds_module
-from uts58._tables.tlds import TLDS
-from uts58.cli import main
-from uts58.hosts import domain_to_ascii, domain_to_unicode, normalize_tlds
-from uts58.tlds import BUNDLED, TldSource, default_source, load_source, load_tlds
+from uts58.cli.main import main
+from uts58.hosts import tlds as tlds_module
+from uts58.hosts.domains import domain_to_ascii, domain_to_unicode, normalize_tlds
+from uts58.hosts.tlds import BUNDLED, TldSource, default_source, load_source, load_tlds
+from uts58.tables.tlds import TLDS
 
 DATA = Path(__file__).resolve().parent.parent / "tools" / "data"
 IANA_FILE = DATA / "tlds-alpha-by-domain.txt"
@@ -112,8 +112,8 @@ def test_default_source_agrees_with_the_psl_library() -> None:
 
 
 def test_every_default_tld_is_a_valid_label() -> None:
-    from uts58.hosts import default_tlds, domain_rules
-    from uts58.properties import DEFAULT_UNICODE_VERSION
+    from uts58.hosts.domains import default_tlds, domain_rules
+    from uts58.unicode.properties import DEFAULT_UNICODE_VERSION
 
     label = domain_rules(default_tlds(), DEFAULT_UNICODE_VERSION).label
     for tld in default_source().tlds:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from uts58 import Finder, escaping, find_links
-from uts58.cli import main
+from uts58 import Finder, find_links
+from uts58.cli.main import main
 from uts58.conformance import (
     AMBIGUOUS_SOURCES,
     TEST_VERSIONS,
@@ -18,8 +18,9 @@ from uts58.conformance import (
     run_detection_file,
     run_formatting_file,
 )
-from uts58.hosts import default_tlds
-from uts58.properties import DEFAULT_UNICODE_VERSION, available_versions, is_link_email, link_bracket, link_term
+from uts58.hosts.domains import default_tlds
+from uts58.spec import escaping
+from uts58.unicode.properties import DEFAULT_UNICODE_VERSION, available_versions, is_link_email, link_bracket, link_term
 
 
 def test_default_version_is_18_and_17_is_kept(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""uts58.whatwg, the one module that calls ada-url: parsing and splitting
+"""uts58.hosts.whatwg, the one module that calls ada-url: parsing and splitting
 special URLs, their display tails, IDNA, IP hosts, and the check of ada's C
 API.  Every test runs with the C kernels (ada through its C API) and with
 the Python ones (ada through its Python functions)."""
@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 import tomllib
 
-from uts58 import _kernels, whatwg
-from uts58.properties import link_properties
-from uts58.whatwg import Components, Display, parse_display, parse_special, parse_special_href
+from uts58 import kernels as _kernels
+from uts58.hosts import whatwg
+from uts58.hosts.whatwg import Components, Display, parse_display, parse_special, parse_special_href
+from uts58.unicode.properties import link_properties
 
 pytestmark = pytest.mark.usefixtures("kernel_mode")
 
@@ -103,7 +104,8 @@ def test_installed_ada_url_is_in_the_declared_range() -> None:
 def test_only_whatwg_imports_ada_url() -> None:
     # The one adapter: no other module of the package imports ada_url.
     importers = []
-    for path in sorted((ROOT / "src" / "uts58").glob("*.py")):
+    package = ROOT / "src" / "uts58"
+    for path in sorted(package.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = (
                 [a.name for a in node.names]
@@ -113,12 +115,12 @@ def test_only_whatwg_imports_ada_url() -> None:
                 else []
             )
             if any(n.split(".")[0] == "ada_url" for n in names):
-                importers.append(path.stem)
-    assert sorted(set(importers)) == ["whatwg"]
+                importers.append(".".join(path.relative_to(package).with_suffix("").parts))
+    assert sorted(set(importers)) == ["hosts.whatwg"]
 
 
 def test_version_report_in_both_modes() -> None:
-    from uts58.cli import version_report
+    from uts58.cli.main import version_report
 
     report = version_report()
     assert report.startswith("uts58 ") and f"ada-url: {whatwg.ada_version()}" in report

@@ -89,8 +89,8 @@ def _read(wheel: Path, name: str) -> bytes:
 def test_wheel_has_every_module_and_generated_table(wheel: Path) -> None:
     names = _names(wheel)
     modules = {p.relative_to(PACKAGE.parent).as_posix() for p in PACKAGE.rglob("*.py")}
-    tables = {m for m in modules if m.startswith("uts58/_tables/") and not m.endswith("__init__.py")}
-    assert tables >= {"uts58/_tables/v17_0_0.py", "uts58/_tables/security_v17_0_0.py", "uts58/_tables/tlds.py"}
+    tables = {m for m in modules if m.startswith("uts58/tables/") and not m.endswith("__init__.py")}
+    assert tables >= {"uts58/tables/v17_0_0.py", "uts58/tables/security_v17_0_0.py", "uts58/tables/tlds.py"}
     assert modules - names == set()
     assert "uts58/py.typed" in names
     assert not any(n.endswith((".c", ".h")) for n in names)  # the built module only, not its sources
@@ -132,7 +132,7 @@ def test_installed_wheel_runs_without_the_checkout(wheel: Path, tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     env = {**os.environ, "PYTHONPATH": str(target)}
     probe = (
-        "import uts58, uts58.security as s; print(uts58.__file__);"
+        "import uts58, uts58.output.policy as s; print(uts58.__file__);"
         "print(s.skeleton('p\\u0430ypal'), uts58.link_term('\\u3001').name)"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True).stdout

@@ -66,6 +66,29 @@ def corpora(limit: int | None) -> dict[str, list[str]]:
     return out
 
 
+def _module(name: str, before: str) -> Any:
+    """``uts58.<name>``, or where the tree is older than issue 37's folders, ``uts58.<before>``."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"uts58.{name}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"uts58.{before}")
+
+
+def _links(text: str) -> str:
+    """find_links with every field a caller reads, as one line of JSON."""
+    import uts58
+
+    return json.dumps(
+        [
+            [link.start, link.end, link.kind, link.text, link.scheme, link.href, link.display, link.host.ascii]
+            for link in uts58.find_links(text)
+        ],
+        ensure_ascii=False,
+    )
+
+
 def _entry_points() -> dict[str, Callable[[str], str]]:
     """What each entry point makes of one input (in the tree imported)."""
     import markdown
@@ -73,10 +96,11 @@ def _entry_points() -> dict[str, Callable[[str], str]]:
     from markdown_it import MarkdownIt
 
     import uts58
-    import uts58.markdown_it
-    import uts58.mistune
-    from uts58.python_markdown import LinkifyExtension
-    from uts58.templates import linkify_filter
+
+    md_plugin = _module("markdown.markdown_it", "markdown_it")
+    mistune_plugin = _module("markdown.mistune", "mistune")
+    LinkifyExtension = _module("markdown.python_markdown", "python_markdown").LinkifyExtension
+    linkify_filter = _module("templates", "templates").linkify_filter
 
     def callback(link: Any, attrs: dict[str, str]) -> dict[str, str] | None:
         if link.kind == "email" and link.text.startswith("a"):
@@ -88,21 +112,25 @@ def _entry_points() -> dict[str, Callable[[str], str]]:
 
     presets = {"rel": "nofollow", "target": "_blank", "external_only": True, "internal_hosts": ["example.com"]}
     display = {"max_length": 24, "location": "middle"}
-    md_it = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(uts58.markdown_it.plugin)
+    md_it = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").use(md_plugin.plugin)
     md_it_strict = MarkdownIt("commonmark", {"linkify": True, "html": True}).enable("linkify")
-    md_it_strict.use(uts58.markdown_it.plugin, uts58.Policy.strict())
-    mistune_escaped = mistune.create_markdown(plugins=[uts58.mistune.plugin])
-    mistune_raw = mistune.create_markdown(escape=False, plugins=[uts58.mistune.LinkifyPlugin(rel="ugc")])
+    md_it_strict.use(md_plugin.plugin, uts58.Policy.strict())
+    mistune_escaped = mistune.create_markdown(plugins=[mistune_plugin.plugin])
+    mistune_raw = mistune.create_markdown(escape=False, plugins=[mistune_plugin.LinkifyPlugin(rel="ugc")])
     mistune_display = mistune.create_markdown(
-        plugins=[uts58.mistune.LinkifyPlugin(link_text="display", display=display, callback=callback)]
+        plugins=[mistune_plugin.LinkifyPlugin(link_text="display", display=display, callback=callback)]
     )
-    mistune_callback = mistune.create_markdown(plugins=[uts58.mistune.LinkifyPlugin(callback=callback)])
+    mistune_callback = mistune.create_markdown(plugins=[mistune_plugin.LinkifyPlugin(callback=callback)])
     md_it_callback: MarkdownIt | None = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     try:
-        md_it_callback.use(uts58.markdown_it.plugin, callback=callback)
+        md_it_callback.use(md_plugin.plugin, callback=callback)
     except TypeError:  # (a tree whose markdown-it plugin takes no output option: not compared)
         md_it_callback = None
     points: dict[str, Callable[[str], str]] = {
+        "find_links": _links,
+        "find_links technical": lambda t: json.dumps(
+            [[x.start, x.end, x.href] for x in uts58.find_links(t, preset="technical")]
+        ),
         "linkify": uts58.linkify,
         "linkify markdown": lambda t: uts58.linkify(t, format="markdown"),
         "linkify presets+display": lambda t: uts58.linkify(t, display=display, attrs={"class": "x"}, **presets),
@@ -134,7 +162,7 @@ def _entry_points() -> dict[str, Callable[[str], str]]:
 
 def _cli(inputs: list[str], markdown: bool) -> list[str]:
     """``uts58 linkify`` on the inputs as one file, cut back at the markers."""
-    from uts58.cli import main
+    main = _module("cli.main", "cli").main
 
     marker = "\n\u2063\u2063\n"
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,7 +8,7 @@
 A version directory is ``tools/data/<version>/`` holding LinkTerm.txt,
 LinkBracket.txt, LinkEmail.txt and IdnaMappingTable.txt (and the UTS #39/UCD
 files of the security tables) exactly as published by Unicode.  The output is
-``src/uts58/_tables/v<version with _>.py``: flat tuples of integers that
+``src/uts58/tables/v<version with _>.py``: flat tuples of integers that
 import quickly and need no parsing at run time (the idea of kjd/idna's
 ``idnadata.py``).  The inputs live here, beside their generator, and not in
 the package: nothing reads them at run time (D67).  The conformance files
@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))  # gen_graphemes.py beside this file (tools/ is no package)
 DATA_DIR = ROOT / "tools" / "data"  # D67: generator inputs, never shipped
-TABLES_DIR = ROOT / "src" / "uts58" / "_tables"
+TABLES_DIR = ROOT / "src" / "uts58" / "tables"
 
 # Order fixes the integer code of each Link_Term value in the tables; the
-# runtime (uts58.properties.LinkTerm) uses the same order.
+# runtime (uts58.unicode.properties.LinkTerm) uses the same order.
 LINK_TERM_VALUES = ("Include", "Hard", "Soft", "Open", "Close")
 PROPERTY_FILES = ("LinkTerm.txt", "LinkBracket.txt", "LinkEmail.txt", "IdnaMappingTable.txt")
 TLD_FILE = DATA_DIR / "tlds-alpha-by-domain.txt"

@@ -18,8 +18,8 @@ The top level holds what applications use:
   caches of answers (``UTS58_CACHE_SIZE`` bounds them all).
 
 Everything else is public in the module named for its part of the standard
-(``uts58.escaping.minimal_escape_parts``, ``uts58.termination.OPEN_STACK_LIMIT``,
-``uts58.properties.link_properties``, ``uts58.stream``, ``uts58.migration``…).
+(``uts58.spec.escaping.minimal_escape_parts``, ``uts58.spec.termination.OPEN_STACK_LIMIT``,
+``uts58.unicode.properties.link_properties``, ``uts58.stream``, ``uts58.migration``…).
 
 >>> import uts58
 >>> uts58.format_url("https://ja.wikipedia.org/wiki/%E3%82%A2%E3%83%AB%E3%83%99%E3%83%AB%E3%83%88)")
@@ -29,7 +29,6 @@ Everything else is public in the module named for its part of the standard
 from __future__ import annotations
 
 import importlib
-import warnings
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -40,32 +39,32 @@ __version__ = "0.1.0"
 # ``import uts58`` stays cheap; tables load with them.
 _EXPORTS = {
     # detection
-    "find_links": "detection",
-    "find_urls": "detection",
-    "find_emails": "detection",
-    "has_links": "detection",
-    "Finder": "detection",
-    "DEFAULT_SCHEMES": "detection",
-    "Link": "link",
-    "Host": "link",
+    "find_links": "detect.finder",
+    "find_urls": "detect.finder",
+    "find_emails": "detect.finder",
+    "has_links": "detect.finder",
+    "Finder": "detect.finder",
+    "DEFAULT_SCHEMES": "detect.finder",
+    "Link": "detect.link",
+    "Host": "detect.link",
     # output and policy
-    "linkify": "linkifier",
-    "Linkifier": "linkifier",
-    "Anchor": "anchor",
-    "linkify_html": "html5",
-    "Policy": "security",
-    "Reason": "security",
-    "check_link": "security",
+    "linkify": "output.linkifier",
+    "Linkifier": "output.linkifier",
+    "Anchor": "output.anchor",
+    "linkify_html": "html.linkify",
+    "Policy": "output.policy",
+    "Reason": "output.policy",
+    "check_link": "output.policy",
     # display forms
-    "format_url": "formatting",
-    "format_email": "email",
+    "format_url": "spec.formatting",
+    "format_email": "spec.email",
     # the standard's algorithms and properties
-    "find_link_end": "termination",
-    "find_email_start": "email",
-    "link_term": "properties",
-    "link_bracket": "properties",
-    "is_link_email": "properties",
-    "LinkTerm": "properties",
+    "find_link_end": "spec.termination",
+    "find_email_start": "spec.email",
+    "link_term": "unicode.properties",
+    "link_bracket": "unicode.properties",
+    "is_link_email": "unicode.properties",
+    "LinkTerm": "unicode.properties",
     # errors
     "UTS58Error": "errors",
     "OptionError": "errors",
@@ -76,26 +75,10 @@ _EXPORTS = {
     "ConformanceFileError": "errors",
     "DecodeError": "errors",
     # the kernels in use: a function, not a flag, so that it is never stale (D78)
-    "accelerated": "_kernels",
+    "accelerated": "kernels",
     # the bounded caches of answers (D104)
-    "cache_info": "caches",
-    "cache_clear": "caches",
-}
-
-# Names that were at the top level before 0.2: still found there, with a
-# DeprecationWarning naming their module.
-_MOVED = {
-    "OPEN_STACK_LIMIT": "termination",
-    "DEFAULT_UNICODE_VERSION": "properties",
-    "LinkProperties": "properties",
-    "available_versions": "properties",
-    "link_properties": "properties",
-    "format_parts": "escaping",
-    "minimal_escape_parts": "escaping",
-    "percent_escape": "escaping",
-    "refine_end": "migration",
-    "find_links_in_file": "stream",
-    "find_links_in_stream": "stream",
+    "cache_info": "base.caches",
+    "cache_clear": "base.caches",
 }
 
 __all__ = list(_EXPORTS)
@@ -104,15 +87,7 @@ __all__ = list(_EXPORTS)
 def __getattr__(name: str) -> Any:  # D31: PEP 562, a module loads with its first name
     module = _EXPORTS.get(name)
     if module is None:
-        module = _MOVED.get(name)
-        if module is None:
-            raise AttributeError(f"module 'uts58' has no attribute {name!r}")
-        warnings.warn(
-            f"uts58.{name} is uts58.{module}.{name}; the top-level name will be removed",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(importlib.import_module(f".{module}", __name__), name)
+        raise AttributeError(f"module 'uts58' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value  # later look-ups skip this function
     return value
@@ -123,18 +98,16 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
-    from ._kernels import accelerated as accelerated
-    from .anchor import Anchor as Anchor
-    from .caches import cache_clear as cache_clear
-    from .caches import cache_info as cache_info
-    from .detection import DEFAULT_SCHEMES as DEFAULT_SCHEMES
-    from .detection import Finder as Finder
-    from .detection import find_emails as find_emails
-    from .detection import find_links as find_links
-    from .detection import find_urls as find_urls
-    from .detection import has_links as has_links
-    from .email import find_email_start as find_email_start
-    from .email import format_email as format_email
+    from .base.caches import cache_clear as cache_clear
+    from .base.caches import cache_info as cache_info
+    from .detect.finder import DEFAULT_SCHEMES as DEFAULT_SCHEMES
+    from .detect.finder import Finder as Finder
+    from .detect.finder import find_emails as find_emails
+    from .detect.finder import find_links as find_links
+    from .detect.finder import find_urls as find_urls
+    from .detect.finder import has_links as has_links
+    from .detect.link import Host as Host
+    from .detect.link import Link as Link
     from .errors import AddressError as AddressError
     from .errors import ConformanceFileError as ConformanceFileError
     from .errors import DecodeError as DecodeError
@@ -143,17 +116,19 @@ if TYPE_CHECKING:  # for type checkers: the same names, re-exported explicitly
     from .errors import TLDListError as TLDListError
     from .errors import URLError as URLError
     from .errors import UTS58Error as UTS58Error
-    from .formatting import format_url as format_url
-    from .html5 import linkify_html as linkify_html
-    from .link import Host as Host
-    from .link import Link as Link
-    from .linkifier import Linkifier as Linkifier
-    from .linkifier import linkify as linkify
-    from .properties import LinkTerm as LinkTerm
-    from .properties import is_link_email as is_link_email
-    from .properties import link_bracket as link_bracket
-    from .properties import link_term as link_term
-    from .security import Policy as Policy
-    from .security import Reason as Reason
-    from .security import check_link as check_link
-    from .termination import find_link_end as find_link_end
+    from .html.linkify import linkify_html as linkify_html
+    from .kernels import accelerated as accelerated
+    from .output.anchor import Anchor as Anchor
+    from .output.linkifier import Linkifier as Linkifier
+    from .output.linkifier import linkify as linkify
+    from .output.policy import Policy as Policy
+    from .output.policy import Reason as Reason
+    from .output.policy import check_link as check_link
+    from .spec.email import find_email_start as find_email_start
+    from .spec.email import format_email as format_email
+    from .spec.formatting import format_url as format_url
+    from .spec.termination import find_link_end as find_link_end
+    from .unicode.properties import LinkTerm as LinkTerm
+    from .unicode.properties import is_link_email as is_link_email
+    from .unicode.properties import link_bracket as link_bracket
+    from .unicode.properties import link_term as link_term

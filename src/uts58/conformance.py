@@ -14,12 +14,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .detection import find_links
+from .detect.finder import find_links
 from .errors import ConformanceFileError
-from .escaping import Escape, format_parts, percent_escape
-from .formatting import format_url
-from .properties import DEFAULT_UNICODE_VERSION, LinkTerm, link_term
-from .termination import find_link_end
+from .spec.escaping import Escape, format_parts, percent_escape
+from .spec.formatting import format_url
+from .spec.termination import find_link_end
+from .unicode.properties import DEFAULT_UNICODE_VERSION, LinkTerm, link_term
 
 __all__ = [
     "DetectionLine",

@@ -83,7 +83,7 @@ class UnlinkedWarning(UserWarning):
     than linear work.  ``start`` is where that part begins (a character
     offset in the input), ``reason`` says which bound it passes (``"depth"``,
     ``"work"``, or ``"unsure"``: foreign CDATA to the end of input); the links
-    before it are made.  :func:`uts58.html5.linkify_html_result` reports the
+    before it are made.  :func:`uts58.html.linkify.linkify_html_result` reports the
     same without a warning."""
 
     def __init__(self, message: str, *, start: int, reason: str) -> None:
@@ -118,7 +118,7 @@ class AddressError(UTS58Error):
 
 
 class TLDListError(UTS58Error):
-    """A TLD list that is not one (:func:`uts58.tlds.load_tlds`, or an entry
+    """A TLD list that is not one (:func:`uts58.hosts.tlds.load_tlds`, or an entry
     of ``known_tlds`` that is not a top-level domain label)."""
 
 

@@ -11,11 +11,11 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ._checks import check_offset, check_str
-from ._linkify_it import LinkifyItMatch
+from .base.checks import check_offset, check_str
 from .errors import OffsetError
-from .properties import DEFAULT_UNICODE_VERSION, LinkTerm, link_properties
-from .termination import _find_link_end
+from .output.linkify_it import LinkifyItMatch
+from .spec.termination import find_link_end_with
+from .unicode.properties import DEFAULT_UNICODE_VERSION, LinkTerm, link_properties
 
 __all__ = ["LinkifyItMatch", "refine_end", "refine_linkify_it"]
 
@@ -48,7 +48,7 @@ def refine_end(text: str, start: int, end: int, *, unicode_version: str = DEFAUL
     if "@" in text[start:host_end]:
         return end  # an email address: §10.1 is about URLs
     # A port belongs to the authority; termination starts after it.
-    return _find_link_end(text, host_end, props)
+    return find_link_end_with(text, host_end, props)
 
 
 def refine_linkify_it(text: str, matches: Iterable[Any] | None) -> list[LinkifyItMatch]:

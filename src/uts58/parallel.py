@@ -14,8 +14,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ._decoding import check_utf8, decode
-from .detection import Finder, resolve_finder
+from .base.decoding import check_utf8, decode
+from .detect.finder import Finder, resolve_finder
 from .errors import DecodeError, OptionError
 
 __all__ = ["Block", "BlockResult", "DecodeError", "check_utf8", "decode", "detect_blocks", "plan_blocks"]

@@ -15,8 +15,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, TextIO
 
-from ._checks import check_str
-from .detection import Finder, FinderOptions, Link, resolve_finder
+from .base.checks import check_str
+from .detect.finder import Finder, FinderOptions, Link, resolve_finder
 from .errors import OptionError
 
 if sys.version_info >= (3, 11):
@@ -49,12 +49,12 @@ def find_links_in_stream(
 
 def _stream(chunks: Iterator[str], finder: Finder) -> Iterator[Link]:
     base = 0
-    for text in _pieces(check_str(chunk, "each chunk") for chunk in chunks):
+    for text in pieces(check_str(chunk, "each chunk") for chunk in chunks):
         yield from _moved(finder.find_links(text), base)
         base += len(text)
 
 
-def _pieces(chunks: Iterable[str]) -> Iterator[str]:
+def pieces(chunks: Iterable[str]) -> Iterator[str]:
     """The concatenation of ``chunks`` in pieces that end after white space (D32)
     (but the last): what detection sees in a piece is what it sees in the
     whole.  Holds one chunk plus the longest run without white space."""

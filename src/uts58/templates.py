@@ -48,12 +48,12 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from ._htmltext import DEFAULT_SKIP, Selector
-from .anchor import ATTR_NAME, check_attribute, refused_attribute
+from .detect.options import PRESETS
 from .errors import OptionError, UnsafeAttributeError
-from .linkifier import linkify
-from .options import PRESETS
-from .security import Policy
+from .html.text import DEFAULT_SKIP, Selector
+from .output.anchor import ATTR_NAME, check_attribute, refused_attribute
+from .output.linkifier import linkify
+from .output.policy import Policy
 
 # ``register`` (a Django Library) is built on first use and so not in __all__: a star import must not need Django.
 __all__ = ["REL_VALUES", "django_filter", "install", "linkify_filter", "mark_safe", "parse_argument", "template_error"]
@@ -161,7 +161,7 @@ def linkify_filter(
     >>> linkify_filter("<b> example.com", rel="nofollow", target="_blank")
     '&lt;b&gt; <a href="https://example.com/" rel="nofollow noopener" target="_blank">example.com</a>'
     """
-    return _linkify(value, _options(format, rel, target, policy, kinds, attrs, options), escape=True)
+    return linkify_value(value, _options(format, rel, target, policy, kinds, attrs, options), escape=True)
 
 
 def _options(
@@ -211,14 +211,14 @@ def _options(
     return result
 
 
-def _linkify(value: Any, options: dict[str, Any], *, escape: bool) -> str:
+def linkify_value(value: Any, options: dict[str, Any], *, escape: bool) -> str:
     if value is None:
         value = ""
     markdown = options["format"] == "markdown"
     if hasattr(value, "__html__"):
         if markdown:
             raise OptionError("format='markdown' takes plain text, not a value marked safe (HTML)")
-        from .html5 import linkify_html
+        from .html.linkify import linkify_html
 
         options = {k: v for k, v in options.items() if k != "format"}
         return mark_safe(linkify_html(str(value.__html__()), **options))
@@ -247,7 +247,7 @@ def parse_argument(arg: str) -> dict[str, Any]:
     * a whole number ``N`` >= 1: show at most N characters of each link
       (``display={"max_length": N}``; Django's ``urlizetrunc:N``);
     * ``strip_scheme``, ``strip_www``, ``strip_trailing_slash`` (display
-      options, :class:`uts58.display.DisplayOptions`) or ``external_only``;
+      options, :class:`uts58.output.display.DisplayOptions`) or ``external_only``;
     * ``name=value`` for ``rel`` (words of :data:`REL_VALUES`), ``target``,
       ``class``, ``policy`` (``default``, ``strict``, ``none``), ``kinds``
       (``url``, ``email`` or both), ``format`` (``html``, ``markdown``),
@@ -462,7 +462,7 @@ def django_filter(value: Any, arg: Any = None, autoescape: bool = True) -> str:
             named.get("attrs"),
             kwargs,
         )
-        return _linkify(value, options, escape=bool(autoescape))
+        return linkify_value(value, options, escape=bool(autoescape))
     except OptionError as exc:
         # D112: in Django a bad option is a template error (and still an OptionError).
         error = template_error()

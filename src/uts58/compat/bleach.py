@@ -27,12 +27,12 @@ from typing import Any
 
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
-from .._checks import check_str
-from .._htmltext import document_start
-from ..anchor import check_attribute, safe_href
-from ..detection import Link
-from ..html5 import beyond_bounds, linkify_html
-from ..linkifier import Linkifier
+from ..base.checks import check_str
+from ..detect.finder import Link
+from ..html.linkify import beyond_bounds, linkify_html
+from ..html.text import document_start
+from ..output.anchor import check_attribute, safe_href
+from ..output.linkifier import Linkifier
 
 __all__ = [
     "DEFAULT_CALLBACKS",

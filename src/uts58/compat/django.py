@@ -41,7 +41,7 @@ from functools import cache
 from typing import Any
 
 # (the template filter's rendering: one rule for autoescape off and safe values, D49)
-from ..templates import _linkify
+from ..templates import linkify_value
 
 __all__ = ["urlize", "urlize_filter", "urlizetrunc"]
 
@@ -54,7 +54,7 @@ def urlize(text: Any, trim_url_limit: int | None = None, nofollow: bool = False,
     addresses as links (a plain ``str``, as Django returns).
 
     * ``trim_url_limit``: show at most that many characters of each link,
-      "…" included (:class:`uts58.display.DisplayOptions` ``max_length``;
+      "…" included (:class:`uts58.output.display.DisplayOptions` ``max_length``;
       below 1 counts as 1); the href is never trimmed;
     * ``nofollow``: ``rel="nofollow"`` on web links (not on ``mailto:``);
     * ``autoescape``: escape the text (else it is written as it is; the
@@ -118,7 +118,7 @@ def _urlize(value: Any, limit: int | None, nofollow: bool, escape: bool) -> str:
         options["rel"] = "nofollow"  # (on web links only: D113, as Django)
     if limit is not None:
         options["display"] = {"max_length": max(1, limit)}
-    return _linkify(value, options, escape=escape)
+    return linkify_value(value, options, escape=escape)
 
 
 def __getattr__(name: str) -> Any:

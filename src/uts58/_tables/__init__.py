@@ -1,1 +1,0 @@
-"""Generated property tables, one module per Unicode version (see tools/gen_tables.py)."""

@@ -1,0 +1,555 @@
+"""Finding URLs and email addresses in plain text (UTS #58 §3 and §5).
+
+A :class:`Finder` holds the detection options (:mod:`uts58.detect.options`),
+checked once, and what they make (the property tables, the domain rules,
+the candidate pattern, the C scan); :func:`find_links` and its siblings are
+the same with the options as keyword arguments.  The text is read by the
+scanner (:mod:`uts58.detect.scanner`), once, left to right, in linear time.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..base.caches import bounded
+from ..base.checks import check_str, given_alone
+from ..errors import OptionError, about
+from ..hosts.domains import (
+    HOST_CACHE_SIZE,
+    LABEL_SEPARATORS,
+    DomainRules,
+    HostPatterns,
+    default_tlds,
+    domain_rules,
+    host_patterns,
+    normalize_tlds,
+)
+from ..kernels import Scan, c_module, candidate_scan
+from ..spec.formatting import SPECIAL_SCHEMES
+from ..unicode.properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
+from .candidates import _CJK_RANGES, _SCAN_CLASSES, _candidate_pattern, _schemed_host, cjk_boundary_host
+from .evidence import CODE_TLDS, PLACEHOLDER, address_evidence, evidence, placeholder
+from .link import Host, HostKind, Kind, Link, _detected_link, _host, link_forms
+from .options import (
+    _DEFAULTS,
+    _FLAGS,
+    DEFAULT_SCHEMES,
+    OPTION_NAMES,
+    PRESETS,
+    FinderOptions,
+    _check_names,
+    file_extension_set,
+    scheme_set,
+)
+from .scanner import _NO_LINKS, _link_of, _place_of, _Scanner, first_links
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations only)
+    from typing_extensions import Unpack
+
+__all__ = [
+    "DEFAULT_SCHEMES",
+    "Finder",
+    "FinderOptions",
+    "Link",
+    "Span",
+    "find_emails",
+    "find_links",
+    "find_urls",
+    "has_links",
+    "spans",
+    "why_not",
+]
+
+
+class Span(NamedTuple):
+    """Where a link is, and its kind: what :func:`spans` gives, without
+    the :class:`Link` (its text, host, href, display)."""
+
+    start: int
+    end: int
+    kind: Kind
+
+
+@dataclass(frozen=True, init=False, repr=False)
+class Finder:
+    """A configured link detector: the options of :func:`find_links`,
+    checked once, and everything they make (the property tables, the domain
+    rules of the TLD set, the candidate pattern) built once and shared by
+    every call.  Immutable, hashable, equal when the options are; picklable
+    (the options travel, what they make is built again on arrival).  One
+    finder may serve many threads at once.
+
+    * ``urls``, ``emails``: which kinds to report.  Both are always looked
+      for, so that an email address is never reported as a URL or the
+      reverse (``john.doe@example.com`` is an email, never a URL).
+    * ``schemes``: the schemes recognized when written (``http``, ``https``
+      and ``ftp`` by default).  Any other scheme may be named (``ssh``,
+      ``git``, ``magnet``, ``tel``, ``xmpp``…), except ``javascript``,
+      ``data``, ``vbscript`` and ``file``.  A URL of a scheme not named is
+      left alone whole: neither its host, nor its userinfo, nor a piece of
+      its path is linked.  ``mailto:`` goes with email addresses.
+    * ``require_scheme``: report URLs only when written with a scheme.
+    * ``known_tlds``: top-level domains to accept instead of the default
+      set (see :mod:`uts58.hosts.tlds`) for domains written without a scheme;
+      after a scheme any TLD of TLD syntax is accepted.
+    * ``file_extensions``: TLDs that a domain written without a scheme,
+      ``www.``, a path or a public suffix of more than one label may not
+      have, because its names are files or code in every kind of text
+      (``main.py``, ``network.target``; default
+      :data:`uts58.detect.evidence.CODE_TLDS`; ``()`` for none; D97).
+    * ``file_names``: judge every other name written without a scheme,
+      ``www.`` or a path by what the text shows (``README.md``,
+      ``config.h.in``, ``pam_unix.so``, ``sci.space`` are not hosts;
+      ``onet.pl``, ``flipkart.in`` are): :func:`uts58.detect.evidence.evidence`,
+      D97; and leave placeholders (``www.yourdomain.com``, ``you@yourhost.com``)
+      and SSH algorithm names (``sk-ssh-ed25519@openssh.com``) unlinked,
+      D103.  On by default.
+    * ``bare_domains``: link domains written without a scheme or ``www.``
+      (``example.com``); off in the ``gfm`` preset.
+    * ``cjk_prose``: for Chinese and Japanese written without spaces around
+      links: a URL's path ends at ideographic punctuation followed by a CJK
+      character (``…/wiki/東京を見てください。メールは…`` ends before ``。``), and
+      a local-part glued to CJK text starts after it (``メールはtaro@example.jp``
+      is ``taro@example.jp``).  §3.5.1 takes both into the link, which is
+      right for a path that really holds them; off by default (D102).
+    * ``bare_ipv4``: link an IPv4 address without a scheme when a port or a
+      path follows (``192.168.0.1:8080``, ``10.0.0.1/admin``); off by default.
+    * ``bare_localhost``: link ``localhost:PORT`` without a scheme.
+    * ``single_label_hosts``: link a host of one label after a scheme
+      (``http://intranet/``).
+    * ``unicode_version``: of the property data (:func:`uts58.unicode.properties.available_versions`).
+
+    Wrong types raise TypeError naming the option, wrong values
+    :class:`uts58.OptionError` (a scheme never linked) or
+    :class:`uts58.TLDListError`.  The sets are kept normalized: schemes
+    lower case without ``mailto``, TLDs as A-labels, file extensions lower
+    case without a dot.
+
+    >>> finder = Finder(schemes={"https", "ssh"}, known_tlds={"corp", "com"})
+    >>> [link.text for link in finder.find_links("ssh://git@intranet.corp/x.git, ftp://example.com, a.corp")]
+    ['ssh://git@intranet.corp/x.git', 'a.corp']
+    >>> finder == Finder(schemes=["SSH", "https"], known_tlds=[".COM", "corp"])
+    True
+    """
+
+    urls: bool
+    emails: bool
+    schemes: frozenset[str]
+    require_scheme: bool
+    known_tlds: frozenset[str] | None
+    bare_ipv4: bool
+    bare_localhost: bool
+    single_label_hosts: bool
+    file_extensions: frozenset[str]
+    unicode_version: str
+    file_names: bool
+    bare_domains: bool
+    cjk_prose: bool
+    cjk_boundary: bool
+    if TYPE_CHECKING:
+        # What _fill builds from the options (no dataclass fields: neither
+        # compared, hashed, shown nor pickled).
+        _props: LinkProperties
+        _rules: DomainRules
+        _patterns: HostPatterns
+        _candidate: re.Pattern[str]
+        _scheme_lengths: tuple[int, ...]
+        _scan_args: tuple[
+            tuple[str, ...],
+            tuple[bool, ...],
+            bool,
+            tuple[tuple[int, int], ...],
+            frozenset[str],
+            bool,
+            tuple[tuple[str, str], ...],
+            str,
+        ]
+        _quick_tlds: frozenset[str] | None
+        _hosts: Callable[[str, str, HostKind], Host]
+        _schemed_hosts: Callable[[str], tuple[int, Host] | None]
+        _link_forms: Callable[[Kind, str, str | None, Host, str], tuple[str, str]]
+
+    def __init__(
+        self,
+        *,
+        urls: bool = True,
+        emails: bool = True,
+        schemes: Iterable[str] = DEFAULT_SCHEMES,
+        require_scheme: bool = False,
+        known_tlds: Iterable[str] | None = None,
+        bare_ipv4: bool = False,
+        bare_localhost: bool = False,
+        single_label_hosts: bool = False,
+        file_extensions: Iterable[str] | None = None,
+        unicode_version: str = DEFAULT_UNICODE_VERSION,
+        file_names: bool = True,
+        bare_domains: bool = True,
+        cjk_prose: bool = False,
+        cjk_boundary: bool = False,
+    ) -> None:
+        flags = (
+            *(urls, emails, require_scheme, bare_ipv4, bare_localhost, single_label_hosts),
+            *(file_names, bare_domains, cjk_prose, cjk_boundary),
+        )
+        for name, flag in zip(_FLAGS, flags, strict=True):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
+        wanted = scheme_set(schemes)
+        tlds = None if known_tlds is None else normalize_tlds(known_tlds)
+        with about("unicode_version"):
+            props = link_properties(unicode_version)
+        with about("file_extensions"):
+            extensions = CODE_TLDS if file_extensions is None else file_extension_set(file_extensions)
+        values = (*flags[:2], wanted, require_scheme, tlds, *flags[3:6], extensions, props.version, *flags[6:])
+        _fill(self, values)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The options only: what they make is built again where it arrives.
+        return _restore, (tuple(getattr(self, name) for name in OPTION_NAMES),)
+
+    def __repr__(self) -> str:
+        changed = []
+        for name in OPTION_NAMES:
+            value = getattr(self, name)
+            if value != _DEFAULTS.get(name):
+                shown = tuple(sorted(value)) if isinstance(value, frozenset) else value
+                changed.append(f"{name}={shown!r}")
+        return f"Finder({', '.join(changed)})"
+
+    @classmethod
+    def preset(cls, name: str, **changes: Unpack[FinderOptions]) -> Finder:
+        """A finder of a named option set (:data:`PRESETS`), with ``changes``:
+        ``"technical"`` (every TLD that is also a file extension needs a
+        scheme, ``www.`` or a path: change logs, code review, D56),
+        ``"gfm"`` (GitHub's autolinks: a scheme or ``www.``, and emails),
+        ``"all"`` (no file-name judgement).
+
+        >>> [link.text for link in Finder.preset("gfm").find_links("www.a.com, b.com, c@d.com")]
+        ['www.a.com', 'c@d.com']
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"name must be str, not {type(name).__name__}")
+        if name not in PRESETS:
+            raise OptionError(f"preset: {name!r} is not one of {', '.join(sorted(PRESETS))}", option="preset")
+        _check_names(changes, "preset")
+        return cls(**{**PRESETS[name], **changes})
+
+    @property
+    def tlds(self) -> frozenset[str]:
+        """The TLDs accepted without a scheme: ``known_tlds``, or the default set."""
+        return self._rules.tlds
+
+    def with_options(self, **changes: Unpack[FinderOptions]) -> Finder:
+        """A finder with some options changed: ``finder.with_options(bare_ipv4=True)``."""
+        current: dict[str, Any] = {name: getattr(self, name) for name in OPTION_NAMES}
+        if "preset" in changes:
+            # (the preset's options over the current ones, then the other changes)
+            preset = changes.pop("preset")
+            if not isinstance(preset, str) or preset not in PRESETS:
+                Finder.preset(preset)  # (its TypeError or OptionError)
+            current.update(PRESETS[preset])
+        _check_names(changes, "with_options")
+        return Finder(**{**current, **changes})
+
+    def find_links(self, text: str) -> Iterator[Link]:
+        """The URLs and email addresses in ``text``, in order, never
+        overlapping (of the kinds ``urls`` and ``emails`` ask for)."""
+        if type(text) is not str:
+            check_str(text, "text")  # (a str subclass passes)
+        first = self._candidate.search(text)
+        if first is None:
+            return _NO_LINKS  # (issue 14: a text with no candidate costs one scan, no scanner)
+        links = _Scanner(text, self, _link_of).links(self.urls, self.emails, first)
+        return cjk_boundary_links(self, text, links) if self.cjk_boundary else links
+
+    def find_urls(self, text: str) -> Iterator[Link]:
+        """:meth:`find_links`, URLs only."""
+        check_str(text, "text")
+        links = _Scanner(text, self, _link_of).links(self.urls, False)
+        return cjk_boundary_links(self, text, links) if self.cjk_boundary else links
+
+    def find_emails(self, text: str) -> Iterator[Link]:
+        """:meth:`find_links`, email addresses only."""
+        check_str(text, "text")
+        return _Scanner(text, self, _link_of).links(False, self.emails)
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """:meth:`find_links` as ``(start, end, kind)`` only: no :class:`Link` is made."""
+        check_str(text, "text")  # (here, at the call: the loop below runs at the first next())
+        if self.cjk_boundary:
+            return (Span(link.start, link.end, link.kind) for link in self.find_links(text))
+        return (Span(p.start, p.end, p.kind) for p in _Scanner(text, self, _place_of).links(self.urls, self.emails))
+
+    def has_links(self, text: str) -> bool:
+        """Whether :meth:`find_links` finds a link: the scan stops at the first."""
+        check_str(text, "text")
+        if self.cjk_boundary:
+            return next(self.find_links(text), None) is not None
+        return next(_Scanner(text, self, _place_of).links(self.urls, self.emails), None) is not None
+
+    def why_not(self, text: str) -> list[tuple[str, str]]:
+        """The bare names of ``text`` this finder does not link for being
+        files, identifiers, newsgroups or abbreviations, with the reasons
+        (D97): :func:`why_not`.
+
+        >>> Finder().why_not("see sci.space or onet.pl")
+        [('sci.space', 'newsgroup name')]
+        """
+        return why_not(text, self)
+
+    def records(self, text: object) -> list[dict[str, Any]]:
+        """The links of ``text`` as plain records (:meth:`Link.as_dict`:
+        picklable, JSON- and Arrow-friendly); a value that is not a str (a
+        missing value of a data frame: None, NaN) has none.  What Dask,
+        PySpark, the process pool and the command line write (D66).
+
+        >>> [r["href"] for r in Finder().records("see bücher.de")], Finder().records(None)
+        (['https://xn--bcher-kva.de/'], [])
+        """
+        if not isinstance(text, str):
+            return []
+        return [link.as_dict() for link in self.find_links(text)]
+
+
+def cjk_boundary_links(finder: Finder, text: str, links: Iterable[Link]) -> Iterator[Link]:
+    """§8 (D107): each scheme-less URL of ``finder`` started at its last CJK
+    boundary (the ``cjk_boundary`` option); one whose host is then invalid
+    (with the finder's TLDs) is left out."""
+    for link in links:
+        if link.kind == "url" and link.scheme is None:
+            start, host = cjk_boundary_host(text, link, finder._rules)
+            if host is None:
+                continue
+            if start != link.start:
+                link = _detected_link(finder, start, link.end, "url", text[start : link.end], None, host)
+        yield link
+
+
+def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
+    """Set the (checked, normalized) options of ``finder`` and build what
+    they make: once per finder (an unpickled one too: it is constructed again)."""
+    for name, value in zip(OPTION_NAMES, values, strict=True):
+        object.__setattr__(finder, name, value)
+    props = link_properties(finder.unicode_version)
+    tlds = default_tlds() if finder.known_tlds is None else finder.known_tlds
+    patterns = host_patterns(props)
+    opaque = tuple(sorted(finder.schemes - SPECIAL_SCHEMES))
+    derived = {
+        "_props": props,
+        "_rules": domain_rules(tlds, props.version),
+        "_patterns": patterns,
+        "_candidate": _candidate_pattern(patterns, opaque, finder.bare_localhost, finder.single_label_hosts),
+        "_scheme_lengths": tuple(sorted({len(scheme) for scheme in finder.schemes}, reverse=True)),
+        # The C parts of the scan (_kernels.candidate_scan): the schemes longest
+        # first, which are special, whether the pattern matches names before
+        # ":" (opaque schemes, localhost); the CJK characters of D22; the TLDs
+        # and whether D91 applies (the candidates refused at a first look, D106).
+        "_scan_args": (
+            longest_first := tuple(sorted(finder.schemes, key=lambda s: (-len(s), s))),
+            tuple(scheme in SPECIAL_SCHEMES for scheme in longest_first),
+            bool(opaque) or finder.bare_localhost,
+            _CJK_RANGES,
+            tlds,
+            not finder.bare_ipv4,
+            _SCAN_CLASSES,
+            LABEL_SEPARATORS,
+        ),
+        # D91: the TLDs of the quick rejection of a run whose last label is no
+        # TLD; None with bare_ipv4 (a dotted quad ends in digits and is linked).
+        "_quick_tlds": None if finder.bare_ipv4 else tlds,
+        # The Host of each (Unicode form, A-label form, kind): hosts repeat,
+        # and a Host is immutable (D93: bounded as the host caches are).
+        "_hosts": bounded(HOST_CACHE_SIZE, "hosts")(_host),
+        # The href and display of each link (D95): link texts repeat in real
+        # text (80% of the links of the bench corpus are repeats).
+        "_link_forms": bounded(HOST_CACHE_SIZE, "link forms")(link_forms),
+        # The host after "://" of each run of host characters (_schemed_host).
+        "_schemed_hosts": bounded(HOST_CACHE_SIZE, "schemed hosts")(
+            partial(_schemed_host, patterns, domain_rules(tlds, props.version), finder.single_label_hosts)
+        ),
+    }
+    for name, value in derived.items():
+        object.__setattr__(finder, name, value)
+
+
+def _restore(values: tuple[Any, ...]) -> Finder:
+    """Unpickling: the options go through the constructor's checks again (a
+    crafted pickle may not name ``javascript`` among the schemes)."""
+    if not isinstance(values, tuple) or len(values) != len(OPTION_NAMES):
+        raise TypeError(f"a pickled Finder holds {len(OPTION_NAMES)} options")
+    return Finder(**dict(zip(OPTION_NAMES, values, strict=True)))
+
+
+# Types whose values make a cache key as they are (a set or a list is
+# copied into a Finder each call: it could change between calls).
+_KEY_TYPES = frozenset({bool, str, type(None), tuple, frozenset})
+
+
+@lru_cache(maxsize=64)
+def _cached_finder(key: tuple[tuple[str, type, Any], ...]) -> Finder:
+    return _new_finder({name: value for name, _, value in key})
+
+
+def _new_finder(options: Mapping[str, Any]) -> Finder:
+    """``Finder(**options)``, or ``Finder.preset(preset, **rest)`` when the
+    options name a preset (D97)."""
+    if "preset" in options:
+        rest = {name: value for name, value in options.items() if name != "preset"}
+        return Finder.preset(options["preset"], **rest)
+    return Finder(**options)
+
+
+def finder_for(options: Mapping[str, Any], caller: str = "find_links") -> Finder:
+    """The Finder of keyword options (the sugar of :func:`find_links` and the
+    adapters): built once per distinct options through a small bounded
+    cache, so that a call with options costs what a call with a finder does.
+    An unknown option is a TypeError naming it."""
+    if not options:
+        return _cached_finder(())  # (issue 14: the common call, without sorting or hashing a key)
+    _check_names({name: None for name in options if name != "preset"}, caller)
+    if all(type(value) in _KEY_TYPES for value in options.values()):
+        # (the type is in the key: True and 1 are equal, but 1 is refused)
+        key = tuple(sorted((name, type(value), value) for name, value in options.items()))
+        try:
+            hash(key)
+        except TypeError:
+            pass  # (a tuple holding a list)
+        else:
+            return _cached_finder(key)
+    return _new_finder(options)
+
+
+def resolve_finder(finder: object, options: Mapping[str, Any], caller: str) -> Finder:
+    """``finder``, or the Finder of ``options`` when it is None.  Both at
+    once is an OptionError (D62); a finder that is not one a TypeError."""
+    if finder is None:
+        return finder_for(options, caller)
+    _check_names(options, caller)
+    return given_alone(finder, Finder, "finder", options, caller, "detection options")
+
+
+def why_not(text: str, finder: Finder | None = None) -> list[tuple[str, str]]:
+    """The bare names of ``text`` that ``finder`` (default: the default
+    finder) does not link for being files, identifiers, newsgroups or
+    abbreviations, each with the reason (D97; what ``uts58 check`` prints).
+
+    >>> why_not("see README.md or onet.pl")
+    [('README.md', 'file name: upper-case letters under .md, a TLD that is also a file extension')]
+    """
+    check_str(text, "text")
+    finder = _cached_finder(()) if finder is None else finder
+    if not isinstance(finder, Finder):
+        raise TypeError(f"finder must be a uts58.Finder, not {type(finder).__name__}")
+    loose = finder.with_options(file_extensions=(), file_names=False, bare_domains=True)
+    kept = {(link.start, link.end) for link in finder.find_links(text)}
+    out = []
+    for link in loose.find_links(text):
+        if (link.start, link.end) in kept or link.scheme is not None:
+            continue
+        why: str | None = None
+        if link.kind == "email":
+            at = link.text.rfind("@") + link.start
+            if finder.file_names:
+                why = address_evidence(text, link.start, at, link.end, link.host.ascii)
+        elif finder.file_names and placeholder(link.host.ascii):
+            why = PLACEHOLDER
+        elif not finder.bare_domains:
+            why = "a bare domain: this finder links only names with a scheme or www. (gfm)"
+        else:
+            why = evidence(text, link.start, link.end, link.host.ascii, finder.file_extensions, judge=finder.file_names)
+        out.append((link.text, why or "overlaps a link found"))
+    return out
+
+
+def find_links(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
+    """Find the URLs and email addresses in ``text``, in order, never overlapping.
+
+    ``finder``: a :class:`Finder`; or the options of one as keyword
+    arguments (``urls``, ``emails``, ``schemes``, ``require_scheme``,
+    ``known_tlds``, ``file_extensions``, ``bare_ipv4``, ``bare_localhost``,
+    ``single_label_hosts``, ``unicode_version``: see :class:`Finder`), but
+    not both (:class:`uts58.OptionError`).  Errors are raised at the call,
+    not at the first link.
+
+    >>> [link.text for link in find_links("Mail アルベルト@example.com or see https://ja.wikipedia.org/wiki/日本.")]
+    ['アルベルト@example.com', 'https://ja.wikipedia.org/wiki/日本']
+    >>> [link.text for link in find_links("ssh://git@example.com/x.git", schemes={"ssh"})]
+    ['ssh://git@example.com/x.git']
+    """
+    if finder is None and not options:
+        # (issue 14: the common call, one call per line of a text: the
+        # default finder's candidate search straight away)
+        default, scan = _DEFAULT_SCANS.get(c_module()) or _default_scan()
+        if type(text) is not str:
+            return default.find_links(text)  # (the TypeError, naming text)
+        return first_links(text, default, scan)
+    check_str(text, "text")
+    return resolve_finder(finder, options, "find_links").find_links(text)
+
+
+# The default finder and its C scan (None with the Python kernels), per
+# kernels in use: what find_links without options looks up at each call
+# (issue 14: one call per line makes many calls).
+_DEFAULT_SCANS: dict[object, tuple[Finder, Scan | None]] = {}
+
+
+def _default_scan() -> tuple[Finder, Scan | None]:
+    default = _cached_finder(())
+    found = _DEFAULT_SCANS[c_module()] = (default, candidate_scan(default._props, *default._scan_args))
+    return found
+
+
+def find_urls(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
+    """:func:`find_links` reporting URLs only.
+
+    >>> [link.text for link in find_urls("x@example.com, example.org/a")]
+    ['example.org/a']
+    """
+    if "emails" in options:
+        raise TypeError("find_urls() got an unexpected keyword argument 'emails'")
+    check_str(text, "text")
+    return resolve_finder(finder, options, "find_urls").find_urls(text)  # (the method: one loop, issue 24)
+
+
+def find_emails(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Link]:
+    """:func:`find_links` reporting email addresses only.
+
+    >>> [link.text for link in find_emails("x@example.com, example.org/a")]
+    ['x@example.com']
+    """
+    if "urls" in options:
+        raise TypeError("find_emails() got an unexpected keyword argument 'urls'")
+    check_str(text, "text")
+    return resolve_finder(finder, options, "find_emails").find_emails(text)
+
+
+def spans(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> Iterator[Span]:
+    """The links of :func:`find_links` as ``(start, end, kind)`` tuples
+    (:class:`Span`), without making :class:`Link` objects: what an editor
+    or a tokenizer needs to mark or skip the links.  The same options.
+
+    >>> text = "Mail x@example.com or see bücher.de."
+    >>> [(text[start:end], kind) for start, end, kind in spans(text)]
+    [('x@example.com', 'email'), ('bücher.de', 'url')]
+    """
+    check_str(text, "text")
+    return resolve_finder(finder, options, "spans").spans(text)
+
+
+def has_links(text: str, finder: Finder | None = None, **options: Unpack[FinderOptions]) -> bool:
+    """Whether ``text`` holds a link that :func:`find_links` would find,
+    stopping at the first one (a moderation rule, a "contains links" flag).
+    The same options.
+
+    >>> has_links("see example.com"), has_links("see example.com", urls=False), has_links("x@example.com")
+    (True, False, True)
+    """
+    check_str(text, "text")
+    return resolve_finder(finder, options, "has_links").has_links(text)

@@ -1,0 +1,1 @@
+"""Data-frame adapters: Dask (``dask``) and Spark (``spark``), over one Arrow schema of links."""
