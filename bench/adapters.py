@@ -259,7 +259,7 @@ def _forget_link_forms() -> None:
     (whose misses each evict an entry), and the later rounds of the sizes
     then ran from different states: ratios of 2.35 and 2.39 in two runs,
     1.91 with the memory emptied.  (The adapters all use the default finder.)"""
-    uts58.detect.finder.finder_for({})._link_forms.cache_clear()  # type: ignore[attr-defined]
+    uts58.detect.finder.finder_for({}).plan.link_forms.cache_clear()  # type: ignore[attr-defined]
 
 
 def bench_adapters() -> tuple[list[str], bool]:

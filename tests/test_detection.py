@@ -3,6 +3,7 @@ punctuation, the Link object and its options."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 
@@ -620,7 +621,7 @@ def test_review_cases(text: str, options: dict[str, object], expected: list[str]
 def test_a_text_without_candidates_costs_one_scan(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 14, per-call cost: no scanner is made for a text where the
     candidate pattern finds nothing, and the first match is not searched twice."""
-    import uts58.detect.scanner as scanner
+    import uts58.detect.finder as scanner  # (the finder makes the scanners)
 
     real = scanner._Scanner
     made = []
@@ -678,9 +679,10 @@ def real_documents() -> list[str]:
 
 def _without_quick_rejection(finder: uts58.Finder) -> uts58.Finder:
     reference = finder.with_options()
-    object.__setattr__(reference, "_quick_tlds", None)
-    args = finder._scan_args
-    object.__setattr__(reference, "_scan_args", (*args[:5], False, *args[6:]))  # (and the C scan's, D106)
+    args = finder.plan.scan_args
+    # (and the C scan's, D106)
+    plan = dataclasses.replace(finder.plan, quick_tlds=None, scan_args=(*args[:5], False, *args[6:]))
+    object.__setattr__(reference, "_plan", plan)
     return reference
 
 
@@ -696,7 +698,7 @@ _QUICK_OPTIONS: list[dict[str, object]] = [
 def test_the_quick_rejection_never_changes_a_link(options: dict[str, object]) -> None:
     finder = uts58.Finder(**options)  # type: ignore[arg-type]
     reference = _without_quick_rejection(finder)
-    assert finder._quick_tlds is not None and reference._quick_tlds is None
+    assert finder.plan.quick_tlds is not None and reference.plan.quick_tlds is None
     files = [data_file(v, "LinkDetectionTest.txt") for v in ("17.0.0", "18.0.0")]
     lines = [line.text for path in files for line in read_detection_test(path)]
     documents = real_documents()
@@ -756,11 +758,11 @@ def _hosts_after_schemes(text: str, finder: uts58.Finder) -> list[tuple[object, 
     out = []
     for m in re.finditer("://", text):
         hs = m.end()
-        e = finder._patterns.run_end.match(text, hs).end()  # type: ignore[union-attr]
-        memo = finder._schemed_hosts(text[hs : e + 1])
+        e = finder.plan.patterns.run_end.match(text, hs).end()  # type: ignore[union-attr]
+        memo = finder.plan.schemed_hosts(text[hs : e + 1])
         if runs._IDEOGRAPHIC_STOP.search(text, hs, e):
             e = runs._clauses(text, hs, e)[0][1]
-        whole = host_span(text, hs, e, finder._rules, schemed=True, single_label=finder.single_label_hosts)
+        whole = host_span(text, hs, e, finder.plan.rules, schemed=True, single_label=finder.single_label_hosts)
         expected = None if whole is None else (whole[0] - hs, whole[1], whole[2])
         got = None if memo is None else (memo[0], memo[1].ascii, str(memo[1]))
         out.append((got, expected))
@@ -812,11 +814,11 @@ def test_the_host_memo_is_bounded_and_skips_long_runs() -> None:
     finder = uts58.Finder(known_tlds={"com"})  # (a finder of its own: an empty memo)
     text = " ".join(f"http://h{i}.example.com/" for i in range(HOST_CACHE_SIZE + 500))
     assert len(list(finder.find_links(text))) == HOST_CACHE_SIZE + 500
-    assert finder._schemed_hosts.cache_info().currsize == HOST_CACHE_SIZE  # type: ignore[attr-defined]
-    finder._schemed_hosts.cache_clear()  # type: ignore[attr-defined]
+    assert finder.plan.schemed_hosts.cache_info().currsize == HOST_CACHE_SIZE  # type: ignore[attr-defined]
+    finder.plan.schemed_hosts.cache_clear()  # type: ignore[attr-defined]
     long_run = "http://" + "a" * 300 + ".com/"
     assert [x.text for x in finder.find_links(long_run)] == []  # (a label over 63 octets)
-    assert finder._schemed_hosts.cache_info().currsize == 0  # type: ignore[attr-defined]
+    assert finder.plan.schemed_hosts.cache_info().currsize == 0  # type: ignore[attr-defined]
 
 
 class _CountingPattern:
@@ -839,7 +841,7 @@ def test_runs_that_start_no_candidate_take_one_search(run: str) -> None:
     search (one match), not one failed attempt per character, and what
     follows them is still found."""
     finder = uts58.Finder()
-    counting = _CountingPattern(finder._candidate)
+    counting = _CountingPattern(finder.plan.candidate)
     object.__setattr__(finder, "_candidate", counting)
     text = "see " + run + " example.com and " + run + " x@example.org"
     assert [x.text for x in finder.find_links(text)] == ["example.com", "x@example.org"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pickle
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from markdown_it import MarkdownIt
@@ -18,9 +20,12 @@ import uts58
 import uts58.markdown.markdown_it
 from uts58 import Finder, OptionError, Policy, find_links, linkify
 from uts58.cli import main as cli_module
-from uts58.detect.evidence import CODE_TLDS, EXTENSION_TLDS, evidence, message_id, multi_label_suffix
+from uts58.detect.addresses import ADDRESS_RULES, address_rule, message_id
+from uts58.detect.evidence import CODE_TLDS, EXTENSION_TLDS, NAME_RULES, Name, evidence, multi_label_suffix, name_rule
 from uts58.detect.finder import PRESETS, why_not
 from uts58.hosts.domains import FILE_EXTENSION_TLDS
+
+DECISIONS = Path(__file__).resolve().parent.parent / "docs" / "decisions.md"
 
 
 def texts(text: str, **options: object) -> list[str]:
@@ -111,7 +116,7 @@ def test_domains_of_every_country_are_linked(text: str, expected: list[str]) -> 
 )
 def test_names_the_text_shows_to_be_no_host_are_not_linked(text: str) -> None:
     assert texts(text) == [], text
-    for _, why in why_not(text):  # (each refused name has a reason; "#debian.pl" is D51's, no name)
+    for *_, why in why_not(text):  # (each refused name has a reason; "#debian.pl" is D51's, no name)
         assert why and why != "overlaps a link found"
 
 
@@ -279,7 +284,7 @@ def test_blanked_out_addresses_and_german_newsgroups() -> None:
     assert texts("  -- Lindemann, se0088@aixrs1.hrz.uni-essen.de in de.comm.internet.software") == [
         "se0088@aixrs1.hrz.uni-essen.de"
     ]
-    assert dict(why_not("<xxxx@example.de>"))["xxxx@example.de"].startswith("a blanked-out address")
+    assert why_not("<xxxx@example.de>")[0][::3] == ("xxxx@example.de", "a blanked-out address: nobody can write to it")
 
 
 def test_uucp_paths_and_underscores_after_an_address() -> None:
@@ -294,9 +299,14 @@ def test_uucp_paths_and_underscores_after_an_address() -> None:
 
 
 def test_why_not_names_placeholders_and_protocol_names() -> None:
-    reasons = dict(why_not("see www.yourdomain.com, you@yourhost.com and the limits@openssh.com extension"))
-    assert set(reasons) == {"www.yourdomain.com", "you@yourhost.com", "limits@openssh.com"}
-    assert "placeholder" in reasons["you@yourhost.com"] and "SSH" in reasons["limits@openssh.com"]
+    found = why_not("see www.yourdomain.com, you@yourhost.com and the limits@openssh.com extension")
+    rules = {r.text: r.rule for r in found}
+    assert rules == {
+        "www.yourdomain.com": "placeholder",
+        "you@yourhost.com": "placeholder",
+        "limits@openssh.com": "protocol name",
+    }
+    assert {r.decision for r in found} == {"D103"} and "SSH" in found[-1].reason
     assert why_not("write to jane@example.org") == []
     off = Finder(file_names=False)
     assert texts("foo.bar and limits@openssh.com extension", finder=off) == ["foo.bar", "limits@openssh.com"]
@@ -517,3 +527,97 @@ def test_cjk_prose_in_the_command_line(capsys: pytest.CaptureFixture[str], tmp_p
         capsys.readouterr().out
         == "詳しくは⸠https://ja.wikipedia.org/wiki/東京を見てください⸡。メールは⸠taro@example.jp⸡まで。\n"
     )
+
+
+# ---------------------------------------------------------------- the rules, by name
+
+# For each rule that finds a file: a text and the name in it that this rule,
+# and no rule before it, refuses.
+RULE_CASES = {
+    "underscore": ("see my_file.com here", "my_file.com"),
+    "initial": ("by a.de C. Jones", "a.de"),
+    "number or date": ("on 21.de we met", "21.de"),
+    "code member": ("call rst.Open now", "rst.Open"),
+    "mixed-case TLD": ("format MMmSS.DDs ok", "MMmSS.DDs"),
+    "capital TLD": ("read systemd.NEWS now", "systemd.NEWS"),
+    "build file": ("edit Makefile.win now", "Makefile.win"),
+    "UUCP hop": ("path usc!cs.utexas.edu!uwm.edu!psuvax1 x", "cs.utexas.edu"),
+    "reverse DNS": ("zone 1.168.192.in-addr.arpa x", "1.168.192.in-addr.arpa"),
+    "wildcard": ("match *ppp.example.net here", "ppp.example.net"),
+    "git config key": ("git config --global alias.co checkout", "alias.co"),
+    "address with at": ("mail <jane at example.org> now", "example.org"),
+    "loaded file": ("require 'syscall.ph';", "syscall.ph"),
+    "remote path": ("scp example.com:/srv/svn .", "example.com"),
+    "network tool output": ("hop gw.example.net (192.0.2.1) 3 ms", "gw.example.net"),
+    "newsgroup": ("see sci.space today", "sci.space"),
+    "code TLD": ("run main.py now", "main.py"),
+    "upper-case name": ("see README.md now", "README.md"),
+    "one-letter or numeric label": ("see m.in now", "m.in"),
+    "extension before the TLD": ("see po4a.cfg.in now", "po4a.cfg.in"),
+    "build or library file": ("see libfoo.la now", "libfoo.la"),
+    "example file": ("see test.pl now", "test.pl"),
+    "syslog selector": ("log kern.info there", "kern.info"),
+    "man page or code": ("see `stuff.pl` now", "stuff.pl"),
+    "named as a file": ("the file foo2.pl now", "foo2.pl"),
+    "change-log entry": ("\t* zgrep.in: Fix it", "zgrep.in"),
+    "command argument": ("perl -c thing.pl", "thing.pl"),
+    "path or sibling nearby": ("see lib/prolog.ps and prolog.ps", "prolog.ps"),
+    "file noun": ("the newest.pl script", "newest.pl"),
+    "files on the line": ("copy x.txt and newest.pl", "newest.pl"),
+}
+
+
+def _rule_of(text: str, name: str, **kwargs: Any) -> str | None:
+    s = text.rindex(name) if name == "prolog.ps" else text.index(name)
+    found = name_rule(text, s, s + len(name), name.lower(), **kwargs)
+    return None if found is None else found[0].name
+
+
+def test_every_rule_is_named_and_has_a_case_it_decides() -> None:
+    names = [rule.name for rule in NAME_RULES]
+    assert len(names) == len(set(names)) >= 30
+    assert sorted(rule.name for rule in NAME_RULES if rule.file) == sorted(RULE_CASES)
+    decisions = set(re.findall(r"^### (D\d+)\.", DECISIONS.read_text(encoding="utf-8"), re.M))
+    for rule in (*NAME_RULES, *ADDRESS_RULES):
+        assert rule.reason and rule.decision in decisions, rule
+    for name, (text, written) in RULE_CASES.items():
+        assert _rule_of(text, written) == name, (name, text)
+        # what the rule says is what evidence() gives
+        s = text.rindex(written) if written == "prolog.ps" else text.index(written)
+        rule, says = name_rule(text, s, s + len(written), written.lower())  # type: ignore[misc]
+        assert (
+            evidence(text, s, s + len(written), written.lower())
+            == says
+            == rule.says(Name(text, s, s + len(written), written.lower(), CODE_TLDS, EXTENSION_TLDS))
+        )
+
+
+def test_the_rules_that_clear_a_host_stop_the_list() -> None:
+    # "code TLD under a longer suffix" and "no file-extension TLD" decide for a host:
+    # no later rule is asked ("tienda.com.py" would be a code TLD's name; a name
+    # under .de is judged by the rules before the gate only).
+    assert _rule_of("at tienda.com.py", "tienda.com.py") is None
+    assert _rule_of("see onet.DE now", "onet.DE") == "capital TLD"  # (before the gate)
+    assert _rule_of("see the file onet.de", "onet.de") is None  # (after it: "named as a file" is not asked)
+    assert _rule_of("the file onet.pl", "onet.pl") == "named as a file"
+    # without file_names only the code-TLD rules apply
+    assert _rule_of("see README.md now", "README.md", judge=False) is None
+    assert _rule_of("run main.py now", "main.py", judge=False) == "code TLD"
+    # the order is the list's: a name two rules refuse is the first one's
+    order = [rule.name for rule in NAME_RULES]
+    assert order.index("build file") < order.index("build or library file")
+    assert _rule_of("see configure.ac now", "configure.ac") == "build file"
+
+
+def test_why_not_and_check_name_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    from uts58.cli.main import main
+
+    assert [(r.text, r.rule, r.decision) for r in why_not("see README.md, onet.pl and sci.space")] == [
+        ("README.md", "upper-case name", "D97"),
+        ("sci.space", "newsgroup", "D97"),
+    ]
+    assert why_not("www.a.com b.com", Finder.preset("gfm"))[0][1:3] == ("bare domain", "D97")
+    assert main(["check", "README.md", "you@yourhost.com"]) == 1
+    out = capsys.readouterr().out
+    assert "(rule: upper-case name, D97)" in out and "(rule: placeholder, D103)" in out
+    assert address_rule("sk-ssh-ed25519@openssh.com", 0, 14, 26, "openssh.com").name == "protocol name"  # type: ignore[union-attr]

@@ -14,6 +14,7 @@ import pytest
 
 import uts58
 import uts58.detect.finder as detection
+import uts58.detect.plan as plan_module
 from uts58 import Finder, OptionError, TLDListError, find_emails, find_links, find_urls
 from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
 from uts58.detect.evidence import CODE_TLDS
@@ -97,7 +98,7 @@ def test_bad_options_raise_as_find_links_did(options: dict[str, Any], error: typ
 
 def test_options_are_checked_once_and_what_they_make_is_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: dict[str, int] = {"tlds": 0, "pattern": 0}
-    normalize, pattern = detection.normalize_tlds, detection._candidate_pattern
+    normalize, pattern = detection.normalize_tlds, plan_module._candidate_pattern
 
     def counting_tlds(tlds: Any) -> frozenset[str]:
         calls["tlds"] += 1
@@ -108,7 +109,7 @@ def test_options_are_checked_once_and_what_they_make_is_built_once(monkeypatch: 
         return pattern(*args)
 
     monkeypatch.setattr(detection, "normalize_tlds", counting_tlds)
-    monkeypatch.setattr(detection, "_candidate_pattern", counting_pattern)
+    monkeypatch.setattr(plan_module, "_candidate_pattern", counting_pattern)
     finder = Finder(known_tlds=["corp", "com"], schemes={"https", "tel"})
     for _ in range(3):
         assert [k.text for k in finder.find_links("a.corp tel:123 x@b.com")] == ["a.corp", "tel:123", "x@b.com"]
@@ -129,7 +130,7 @@ def test_pickle_round_trip_keeps_the_options_only() -> None:
     other = pickle.loads(data)
     assert other == finder and hash(other) == hash(finder) and other is not finder
     assert found(other.find_links(text)) == before
-    assert other._candidate.pattern == finder._candidate.pattern  # built again on arrival
+    assert other.plan.candidate.pattern == finder.plan.candidate.pattern  # built again on arrival
     assert pickle.loads(pickle.dumps(Finder())) == Finder()
 
 

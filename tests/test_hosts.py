@@ -304,7 +304,7 @@ def test_the_candidate_pattern_finds_what_the_plain_alternation_finds() -> None:
     texts = [line.text for v in TEST_VERSIONS for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))]
     texts += real_documents()
     for single_label in (False, True):
-        fast, plain = Finder(single_label_hosts=single_label)._candidate, _plain_candidate(single_label)
+        fast, plain = Finder(single_label_hosts=single_label).plan.candidate, _plain_candidate(single_label)
         assert fast.pattern != plain.pattern
         assert sum(len(_matches(plain, text)) for text in texts) > 5000
         for text in texts:
@@ -322,7 +322,7 @@ def test_the_candidate_pattern_agrees_on_generated_text(pieces: list[str]) -> No
 
     text = "".join(pieces)
     for single_label in (False, True):
-        assert _matches(Finder(single_label_hosts=single_label)._candidate, text, runs=True) == _matches(
+        assert _matches(Finder(single_label_hosts=single_label).plan.candidate, text, runs=True) == _matches(
             _plain_candidate(single_label), text
         )
 

@@ -473,7 +473,7 @@ def test_remembered_forms_are_the_forms() -> None:
             assert (again.href, again.display) == direct  # (a hit, when short enough)
             found += 1
     assert found > 500
-    assert finder._link_forms.cache_info().hits > 0  # type: ignore[attr-defined]
+    assert finder.plan.link_forms.cache_info().hits > 0  # type: ignore[attr-defined]
 
 
 def test_remembered_forms_are_bounded() -> None:
@@ -483,11 +483,11 @@ def test_remembered_forms_are_bounded() -> None:
     finder = Finder()
     text = " ".join(f"example.com/{i}" for i in range(HOST_CACHE_SIZE + 300))
     assert all(link.href.endswith(link.text[12:]) for link in finder.find_links(text))
-    assert finder._link_forms.cache_info().currsize == HOST_CACHE_SIZE  # type: ignore[attr-defined]
-    finder._link_forms.cache_clear()  # type: ignore[attr-defined]
+    assert finder.plan.link_forms.cache_info().currsize == HOST_CACHE_SIZE  # type: ignore[attr-defined]
+    finder.plan.link_forms.cache_clear()  # type: ignore[attr-defined]
     long_link = "example.com/" + "a" * FORMS_CACHE_TEXT_LIMIT
     assert next(iter(finder.find_links(long_link))).href == "https://" + long_link
-    assert finder._link_forms.cache_info().currsize == 0  # type: ignore[attr-defined]
+    assert finder.plan.link_forms.cache_info().currsize == 0  # type: ignore[attr-defined]
 
 
 def test_remembered_forms_hold_few_megabytes() -> None:
@@ -511,9 +511,9 @@ def test_remembered_forms_hold_few_megabytes() -> None:
         retained = tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()
-    assert finder._link_forms.cache_info().currsize == HOST_CACHE_SIZE  # type: ignore[attr-defined]
+    assert finder.plan.link_forms.cache_info().currsize == HOST_CACHE_SIZE  # type: ignore[attr-defined]
     assert retained < 10 * 2**20, retained / 2**20
-    finder._link_forms.cache_clear()  # type: ignore[attr-defined]
+    finder.plan.link_forms.cache_clear()  # type: ignore[attr-defined]
     (longer,) = finder.find_links("http://a.co/" + "\U0001f600" * 53)
     assert longer.href.startswith("http://a.co/%F0%9F%98%80")
-    assert finder._link_forms.cache_info().currsize == 0  # type: ignore[attr-defined]
+    assert finder.plan.link_forms.cache_info().currsize == 0  # type: ignore[attr-defined]

@@ -199,7 +199,7 @@ CJK = (tuple(first for first, _ in _CJK_RANGES), tuple(last for _, last in _CJK_
 def _c_scan(finder: Finder) -> Any:
     module = _kernels._BUILT
     assert module is not None
-    return _kernels._candidate_scan(finder._props, *finder._scan_args, module)
+    return _kernels._candidate_scan(finder.plan.props, *finder.plan.scan_args, module)
 
 
 LABELS = st.lists(
@@ -323,7 +323,7 @@ def test_the_search_begins_where_the_skip_stopped(text: str, which: int) -> None
     # The search from skip's third value finds what the search from where
     # the scan resumed finds: no candidate starts in between.
     finder = FINDERS[which]
-    search = finder._candidate.search
+    search = finder.plan.candidate.search
     pos, _, at = _c_scan(finder).skip(text, 0, 0)
     assert pos <= at
     whole, there = search(text, pos), search(text, at)

@@ -205,7 +205,7 @@ def _hash(output: str) -> str:
 
 def _linked(output: str) -> bool:
     """Does the output hold a link uts58 wrote (so that the comparison compares something)?"""
-    return "<a " in output or "](<" in output
+    return "<a " in output or "](<" in output or output.startswith("[[")
 
 
 def _tree(rev: str) -> Iterator[Path]:

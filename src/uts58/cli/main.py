@@ -72,8 +72,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not whole:
             found = ", ".join(repr(link.text) for link in links) or "nothing"
             out.write(f"{item}: not a link (detection finds {found})\n")
-            for text, why in why_not(item, finder):
-                out.write(f"  {text}: {why}\n")
+            for refusal in why_not(item, finder):
+                out.write(f"  {refusal.text}: {refusal.reason} (rule: {refusal.rule}, {refusal.decision})\n")
             status = 1
             continue
         reasons = check_link(whole[0], policy)

@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 from ..base.regex import char_class
 from ..hosts.domains import LABEL_SEPARATORS, PATH_START, DomainRules, HostPatterns, host_span
 from ..unicode.properties import table_module
-from .link import Host, HostKind, Link, _host
+from .link import Host, HostKind, _host
 
 # What ends userinfo (besides a space and "@"); no host character is one of them.
 _USERINFO_ENDS = frozenset("/?#\\[]")
@@ -240,13 +240,15 @@ def cjk_boundary_start(text: str, start: int, link_text: str, version: str) -> t
     return moved, host_end
 
 
-def cjk_boundary_host(text: str, link: Link, rules: DomainRules) -> tuple[int, Host | None]:
-    """§8 for a scheme-less URL: where it starts after the CJK boundary
-    (:func:`cjk_boundary_start`), and its host from there validated with
-    ``rules`` (None: no valid domain is left); ``link``'s own start and host
-    when nothing moves."""
-    start, host_end = cjk_boundary_start(text, link.start, link.text, link.unicode_version)
-    if start == link.start:
-        return start, link.host
-    span = host_span(text, start, host_end, rules)
-    return start, None if span is None else Host(span[2], span[1], "domain")
+def cjk_boundary_host(
+    text: str, start: int, end: int, host: Host, version: str, rules: DomainRules
+) -> tuple[int, Host | None]:
+    """§8 for the scheme-less URL ``text[start:end]``: where it starts after
+    the CJK boundary (:func:`cjk_boundary_start`), and its host from there
+    validated with ``rules`` (None: no valid domain is left); its own start
+    and ``host`` when nothing moves."""
+    new_start, host_end = cjk_boundary_start(text, start, text[start:end], version)
+    if new_start == start:
+        return start, host
+    span = host_span(text, new_start, host_end, rules)
+    return new_start, None if span is None else Host(span[2], span[1], "domain")

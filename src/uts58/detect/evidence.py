@@ -19,23 +19,26 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from ..base.caches import bounded
 from ..hosts.domains import LABEL_SEPARATORS, public_suffixes
 
 __all__ = [
     "CODE_TLDS",
+    "CODE_TLD_RULES",
     "EXTENSION_TLDS",
     "FILE_EXTENSIONS",
+    "NAME_RULES",
     "PLACEHOLDER",
-    "address_evidence",
-    "blanked_out",
+    "Name",
+    "Rule",
     "evidence",
-    "message_id",
-    "message_id_unbracketed",
     "multi_label_suffix",
+    "name_rule",
     "placeholder",
-    "protocol_name",
 ]
 
 # D97: TLDs whose bare two-label names are files, code identifiers or unit
@@ -134,6 +137,304 @@ def multi_label_suffix(ascii_host: str) -> bool:
     return public_suffixes().public_length(ascii_host.lower()) > 1
 
 
+class Name:
+    """A bare name as the rules see it: ``text[s:e]``, written without a
+    scheme, ``www.``, a path or a port, whose A-label form is ``ascii_host``,
+    with its labels and TLD, and the TLD sets of the finder that asks."""
+
+    __slots__ = (
+        "_line",
+        "ascii_host",
+        "code_tlds",
+        "e",
+        "extension_tlds",
+        "first",
+        "labels",
+        "last",
+        "s",
+        "text",
+        "tld",
+        "written",
+    )
+
+    def __init__(
+        self, text: str, s: int, e: int, ascii_host: str, code_tlds: frozenset[str], extension_tlds: frozenset[str]
+    ) -> None:
+        self.text, self.s, self.e, self.ascii_host = text, s, e, ascii_host
+        self.code_tlds, self.extension_tlds = code_tlds, extension_tlds
+        self.tld = ascii_host[ascii_host.rfind(".") + 1 :]
+        self.written = text[s:e]
+        self.labels = _SEPARATORS.split(self.written)
+        self.first = self.labels[0].lower()
+        self.last = self.labels[-1]
+        self._line: tuple[int, bool] | None = None
+
+    @property
+    def line(self) -> tuple[int, bool]:
+        """The start of the name's line and whether it is the line's real start (:func:`_line_start`)."""
+        if self._line is None:
+            self._line = _line_start(self.text, self.s)
+        return self._line
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of the evidence (D97, D103): its name, what it tests, what
+    it says (``{tld}`` and ``{before}``, the label before the TLD, filled
+    in), the decision it implements, and whether it finds a file (``file``)
+    or clears the name as a host, so that no later rule is asked."""
+
+    name: str
+    test: Callable[[Any], bool]  # (of a Name, or of an Address)
+    reason: str
+    decision: str = "D97"
+    file: bool = True
+
+    def says(self, name: Name) -> str:
+        """The reason, for ``name``."""
+        if "{" not in self.reason:
+            return self.reason
+        before = name.labels[-2].lower() if len(name.labels) > 1 else ""
+        return self.reason.format(tld=name.tld, before=before)
+
+
+_UNDER = " under .{tld}, a TLD that is also a file extension"
+
+
+def _code_member(n: Name) -> bool:
+    # ("rst.Open", "com.example.Foo", "org.freedesktop.DBus.Properties"; not
+    # "Example.Com", "FreeDesktop.Org", "KERNEL.ORG", nor a sentence that
+    # goes on without a space, "google.com.It is")
+    labels = n.labels
+    return (
+        labels[-1][1:].islower()
+        and labels[-1][:1].isupper()
+        and (
+            (len(labels) == 2 and labels[0][:1].islower())
+            or (len(labels) > 2 and n.first in _GENERIC and labels[1][:1].islower())
+        )
+    )
+
+
+def _uucp_hop(n: Name) -> bool:
+    # (the first hop too: "<wonderland.org!peter@ao.com>"; not "Visit onet.pl!", "reddit.com!It's great")
+    text, s, e = n.text, n.s, n.e
+    return text[e : e + 1] == "!" and ((bool(s) and text[s - 1] == "!") or _UUCP_NEXT.match(text, e + 1) is not None)
+
+
+def _at_address(n: Name) -> bool:
+    near = n.text[max(0, n.s - 8) : n.s].rstrip().lower()
+    return near.endswith(("at", "at)", "at]", "at}")) and _AT_BEFORE.search(n.text, max(0, n.s - 80), n.s) is not None
+
+
+def _newsgroup(n: Name) -> bool:
+    # (not "net.hr", "talk.tv", "soc.ox.ac.uk": a country's names)
+    labels, first, tld = n.labels, n.first, n.tld
+    return (
+        (first in _USENET and tld not in _GENERIC and (len(tld) > 2 or len(labels) > 2))
+        or (len(labels) >= 3 and len(first) == 2 and labels[1] in _USENET_SECOND)
+    ) and not multi_label_suffix(n.ascii_host)
+
+
+def _upper_case_name(n: Name) -> bool:
+    # ("README.md", "Makefile.PL"; not "Microsoft.pl", "BusinessOnline.pl", "ONET.PL")
+    name, last = n.labels[0], n.last
+    return (len(name) > 1 and name.isupper() and not last.isupper()) or (last != last.lower() and name != name.upper())
+
+
+def _short_or_numeric_label(n: Name) -> bool:
+    # (a file's one letter is its stem or the extension before the TLD, "m.in",
+    # "config.h.in"; inside a long name it is a host's, "do.kat-ar2.z.lodz-r1.tpnet.pl")
+    labels = n.labels
+    return any(x.isdigit() for x in labels[1:]) or any(
+        len(label) == 1 and not label.isdigit() for label in (labels if len(labels) <= 3 else (n.first, labels[-2]))
+    )
+
+
+def _man_page_or_code(n: Name) -> bool:
+    after, before = n.text[n.e : n.e + 1], n.text[n.s - 1 : n.s] if n.s else ""
+    return after == "(" or "`" in (before, after)
+
+
+def _named_file(n: Name) -> bool:
+    m = _WORD_BEFORE.search(n.text, max(0, n.s - 16), n.s)
+    return m is not None and m.group(1).lower().rstrip(":") == "file"
+
+
+def _command_argument(n: Name) -> bool:
+    line_start, whole = n.line
+    return (whole and _SHELL_LINE.match(n.text, line_start) is not None and line_start < n.s) or (
+        _COMMAND_BEFORE.search(n.text, max(line_start, n.s - 80), n.s) is not None
+    )
+
+
+def _files_on_line(n: Name) -> bool:
+    line_start = n.line[0]
+    line_end = n.text.find("\n", n.e, n.e + _CONTEXT)
+    return _shows_files(n.text[line_start : n.e + _CONTEXT if line_end < 0 else line_end])
+
+
+# D97: a name under one of the code TLDs is a file or an identifier unless
+# its public suffix has more than one label ("tienda.com.py").  These two
+# rules apply with Finder(file_names=False) too; the others only with it.
+CODE_TLD_RULES = (
+    Rule(
+        "code TLD under a longer suffix",
+        lambda n: n.tld in n.code_tlds and multi_label_suffix(n.ascii_host),
+        "a host: a public suffix of more than one label",
+        file=False,
+    ),
+    Rule(
+        "code TLD",
+        lambda n: n.tld in n.code_tlds,
+        "file name or identifier: .{tld} names are files or code far more often than sites",
+    ),
+)
+
+# The rules in the order they are asked: the first that holds decides (D97).
+NAME_RULES: tuple[Rule, ...] = (
+    Rule("underscore", lambda n: "_" in n.written, "file name: a host name has no '_'"),
+    Rule(
+        "initial",
+        lambda n: (
+            len(n.labels) == 2
+            and len(n.labels[0]) == 1
+            and len(n.tld) == 2
+            and n.labels[0].isalpha()
+            and _INITIAL_AFTER.match(n.text, n.e) is not None
+        ),
+        "abbreviation: one letter, a word, an initial ('a.de C.')",
+    ),
+    Rule(
+        "number or date",
+        lambda n: len(n.labels) == 2 and len(n.labels[0]) <= 2 and n.labels[0].isdigit(),
+        "a number or a date: one or two digits before the dot ('21.VI', '3.co')",
+    ),
+    Rule("code member", _code_member, "code: a member written with a capital after a lower-case name ('rst.Open')"),
+    Rule(
+        "mixed-case TLD",
+        lambda n: any(c.isupper() for c in n.last) and any(c.islower() for c in n.last) and not n.last.istitle(),
+        "a placeholder or code: a TLD in mixed case ('MMmSS.DDs')",
+    ),
+    Rule(
+        "capital TLD",
+        lambda n: len(n.last) > 1 and n.last.isalpha() and n.last.isupper() and n.labels[0].islower(),
+        "file name: a TLD in capitals after a lower-case name ('systemd.NEWS')",
+    ),
+    Rule("build file", lambda n: n.first in _BUILD_FILES, "file name: a build file ('Makefile.win')"),
+    Rule("UUCP hop", _uucp_hop, "a hop of a UUCP route ('usc!cs.utexas.edu!uwm.edu!psuvax1')"),
+    Rule("reverse DNS", lambda n: n.ascii_host.endswith(_REVERSE_DNS), "a reverse-DNS name"),
+    Rule(
+        "wildcard",  # ("*example.com*" is emphasis)
+        lambda n: bool(n.s) and n.text[n.s - 1] == "*" and n.text[n.e : n.e + 1] != "*",
+        "a wildcard pattern ('*ppp.example.net')",
+    ),
+    # (each pattern looked for only where its last word can be: most names have none)
+    Rule(
+        "git config key",
+        lambda n: (
+            "config " in n.text[max(0, n.s - 60) : n.s]
+            and _GIT_CONFIG.search(n.text, max(0, n.s - 60), n.s) is not None
+        ),
+        "code: a configuration key (git config)",
+    ),
+    Rule("address with at", _at_address, "the domain of an address written with 'at' ('<jane at example.org>')"),
+    Rule(
+        "loaded file",
+        lambda n: (
+            n.text[max(0, n.s - 1) : n.s] in ("'", '"', "<", "(")
+            and _LOADED.search(n.text, max(0, n.s - 20), n.s) is not None
+        ),
+        "code: a file a program loads (\"require 'syscall.ph'\")",
+    ),
+    Rule(
+        "remote path",
+        lambda n: n.text[n.e : n.e + 2] == ":/" and n.text[n.e + 2 : n.e + 3] != "/",
+        "a remote path (scp, rsync, NFS: 'example.com:/srv/svn')",
+    ),
+    Rule(
+        "network tool output",
+        lambda n: _ADDRESS_AFTER.match(n.text, n.e) is not None,
+        "network tool output: a host name followed by its address",
+    ),
+    Rule("newsgroup", _newsgroup, "newsgroup name"),
+    *CODE_TLD_RULES,
+    Rule(
+        "no file-extension TLD",
+        lambda n: n.tld not in n.extension_tlds or multi_label_suffix(n.ascii_host),
+        "a host: no rule of the text says otherwise",
+        file=False,
+    ),
+    # Names under a TLD that is also a file extension (EXTENSION_TLDS): linked
+    # unless the name or the text around it shows a file.
+    Rule("upper-case name", _upper_case_name, "file name: upper-case letters" + _UNDER),
+    Rule("one-letter or numeric label", _short_or_numeric_label, "file name: a one-letter or numeric label" + _UNDER),
+    Rule(
+        "extension before the TLD",
+        lambda n: len(n.labels) >= 3 and n.labels[-2].lower() in FILE_EXTENSIONS,
+        "file name: .{before} before the TLD" + _UNDER,
+    ),
+    Rule(
+        "build or library file",
+        lambda n: n.first in _BUILD_STEMS or (n.tld in _LIBRARY_TLDS and n.first.startswith("lib")),
+        "file name: a build or library file" + _UNDER,
+    ),
+    Rule(
+        "example file",
+        lambda n: len(n.labels) == 2 and n.first in _FILE_STEMS,
+        "file name: the stem of an example or test file" + _UNDER,
+    ),
+    Rule(
+        "syslog selector",
+        lambda n: n.tld == "info" and len(n.labels) == 2 and n.first in _SYSLOG_FACILITIES,
+        "a syslog selector (facility.priority)",
+    ),
+    Rule("man page or code", _man_page_or_code, "file name: a man page or code" + _UNDER),
+    Rule("named as a file", _named_file, "file name: named as a file" + _UNDER),
+    Rule(
+        "change-log entry",
+        lambda n: n.line[1] and _changelog_entry(n.text, n.line[0], n.s, n.e),
+        "file name: a change-log entry" + _UNDER,
+    ),
+    Rule("command argument", _command_argument, "file name: an argument of a command" + _UNDER),
+    Rule(
+        "path or sibling nearby",
+        lambda n: _siblings(n.text, n.s, n.e, n.written),
+        "file name: written with a path or another extension nearby" + _UNDER,
+    ),
+    Rule(
+        "file noun",
+        lambda n: _FILE_NOUN.match(n.text, n.e) is not None,
+        "file name: named as a file, script or module" + _UNDER,
+    ),
+    Rule("files on the line", _files_on_line, "file name: among file names on its line" + _UNDER),
+)
+
+
+def name_rule(
+    text: str,
+    s: int,
+    e: int,
+    ascii_host: str,
+    code_tlds: frozenset[str] = CODE_TLDS,
+    extension_tlds: frozenset[str] = EXTENSION_TLDS,
+    judge: bool = True,
+) -> tuple[Rule, str] | None:
+    """The rule that finds ``text[s:e]`` a file name, an identifier, a
+    newsgroup or an abbreviation and not a host, with what it says; None
+    when none does (:func:`evidence`).
+
+    >>> rule, why = name_rule("see README.md", 4, 13, "readme.md")
+    >>> rule.name, rule.decision
+    ('upper-case name', 'D97')
+    """
+    name = Name(text, s, e, ascii_host, code_tlds, extension_tlds)
+    for rule in NAME_RULES if judge else CODE_TLD_RULES:
+        if rule.test(name):
+            return (rule, rule.says(name)) if rule.file else None
+    return None
+
+
 def evidence(
     text: str,
     s: int,
@@ -146,117 +447,11 @@ def evidence(
     """Why ``text[s:e]``, a bare name (no scheme, no ``www.``, no path or
     port after it) whose A-label form is ``ascii_host``, is a file name,
     an identifier, a newsgroup or an abbreviation and not a host; None
-    when nothing in the text says so (D97).  Without ``judge``
-    (``Finder(file_names=False)``) only the ``code_tlds`` rule applies."""
-    tld = ascii_host[ascii_host.rfind(".") + 1 :]
-    if not judge:
-        return _code_tld(tld, ascii_host) if tld in code_tlds else None
-    written = text[s:e]
-    labels = _SEPARATORS.split(written)
-    if "_" in written:
-        return "file name: a host name has no '_'"
-    first = labels[0].lower()
-    if (
-        len(labels) == 2
-        and len(labels[0]) == 1
-        and len(tld) == 2
-        and labels[0].isalpha()
-        and _INITIAL_AFTER.match(text, e)
-    ):
-        return "abbreviation: one letter, a word, an initial ('a.de C.')"
-    if len(labels) == 2 and len(labels[0]) <= 2 and labels[0].isdigit():
-        return "a number or a date: one or two digits before the dot ('21.VI', '3.co')"
-    if (
-        labels[-1][1:].islower()
-        and labels[-1][:1].isupper()
-        and (
-            (len(labels) == 2 and labels[0][:1].islower())
-            or (len(labels) > 2 and first in _GENERIC and labels[1][:1].islower())
-        )
-    ):
-        # ("rst.Open", "com.example.Foo", "org.freedesktop.DBus.Properties";
-        # not "Example.Com", "FreeDesktop.Org", "KERNEL.ORG", nor a sentence
-        # that goes on without a space, "google.com.It is")
-        return "code: a member written with a capital after a lower-case name ('rst.Open')"
-    last = labels[-1]
-    if any(c.isupper() for c in last) and any(c.islower() for c in last) and not last.istitle():
-        return "a placeholder or code: a TLD in mixed case ('MMmSS.DDs')"
-    if len(last) > 1 and last.isalpha() and last.isupper() and labels[0].islower():
-        return "file name: a TLD in capitals after a lower-case name ('systemd.NEWS')"
-    if first in _BUILD_FILES:
-        return "file name: a build file ('Makefile.win')"
-    if text[e : e + 1] == "!" and ((s and text[s - 1] == "!") or _UUCP_NEXT.match(text, e + 1)):
-        # (the first hop too: "<wonderland.org!peter@ao.com>"; not "Visit onet.pl!",
-        # "reddit.com!It's great")
-        return "a hop of a UUCP route ('usc!cs.utexas.edu!uwm.edu!psuvax1')"
-    if ascii_host.endswith(_REVERSE_DNS):
-        return "a reverse-DNS name"
-    if s and text[s - 1] == "*" and text[e : e + 1] != "*":
-        return "a wildcard pattern ('*ppp.example.net')"  # ("*example.com*" is emphasis)
-    near = text[max(0, s - 8) : s]
-    # (each pattern looked for only where its last word can be: most names have none)
-    if "config " in text[max(0, s - 60) : s] and _GIT_CONFIG.search(text, max(0, s - 60), s):
-        return "code: a configuration key (git config)"
-    if near.rstrip().lower().endswith(("at", "at)", "at]", "at}")) and _AT_BEFORE.search(text, max(0, s - 80), s):
-        return "the domain of an address written with 'at' ('<jane at example.org>')"
-    if near[-1:] in ("'", '"', "<", "(") and _LOADED.search(text, max(0, s - 20), s):
-        return "code: a file a program loads (\"require 'syscall.ph'\")"
-    if text[e : e + 2] == ":/" and text[e + 2 : e + 3] != "/":
-        return "a remote path (scp, rsync, NFS: 'example.com:/srv/svn')"
-    if _ADDRESS_AFTER.match(text, e):
-        return "network tool output: a host name followed by its address"
-    if (
-        (first in _USENET and tld not in _GENERIC and (len(tld) > 2 or len(labels) > 2))
-        or (len(labels) >= 3 and len(first) == 2 and labels[1] in _USENET_SECOND)
-    ) and not multi_label_suffix(ascii_host):
-        # (not "net.hr", "talk.tv", "soc.ox.ac.uk": a country's names)
-        return "newsgroup name"
-    if tld in code_tlds:
-        return _code_tld(tld, ascii_host)
-    if tld not in extension_tlds or multi_label_suffix(ascii_host):
-        return None
-    why = f" under .{tld}, a TLD that is also a file extension"
-    name = labels[0]
-    if (len(name) > 1 and name.isupper() and not last.isupper()) or (last != last.lower() and name != name.upper()):
-        # ("README.md", "Makefile.PL"; not "Microsoft.pl", "BusinessOnline.pl", "ONET.PL")
-        return "file name: upper-case letters" + why
-    if any(x.isdigit() for x in labels[1:]) or any(
-        len(label) == 1 and not label.isdigit() for label in (labels if len(labels) <= 3 else (first, labels[-2]))
-    ):
-        # (a file's one letter is its stem or the extension before the TLD,
-        # "m.in", "config.h.in"; inside a long name it is a host's,
-        # "do.kat-ar2.z.lodz-r1.tpnet.pl")
-        return "file name: a one-letter or numeric label" + why
-    if len(labels) >= 3 and labels[-2].lower() in FILE_EXTENSIONS:
-        return f"file name: .{labels[-2].lower()} before the TLD" + why
-    if first in _BUILD_STEMS or (tld in _LIBRARY_TLDS and first.startswith("lib")):
-        return "file name: a build or library file" + why
-    if len(labels) == 2 and first in _FILE_STEMS:
-        return "file name: the stem of an example or test file" + why
-    if tld == "info" and len(labels) == 2 and first in _SYSLOG_FACILITIES:
-        return "a syslog selector (facility.priority)"
-    after = text[e : e + 1]
-    before = text[s - 1 : s] if s else ""
-    if after == "(" or "`" in (before, after):
-        return "file name: a man page or code" + why
-    m = _WORD_BEFORE.search(text, max(0, s - 16), s)
-    if m is not None and m.group(1).lower().rstrip(":") == "file":
-        return "file name: named as a file" + why
-    line_start, whole = _line_start(text, s)
-    if whole and _changelog_entry(text, line_start, s, e):
-        return "file name: a change-log entry" + why
-    if (whole and _SHELL_LINE.match(text, line_start) and line_start < s) or _COMMAND_BEFORE.search(
-        text, max(line_start, s - 80), s
-    ):
-        return "file name: an argument of a command" + why
-    if _siblings(text, s, e, written):
-        return "file name: written with a path or another extension nearby" + why
-    if _FILE_NOUN.match(text, e):
-        return "file name: named as a file, script or module" + why
-    line_end = text.find("\n", e, e + _CONTEXT)
-    if _shows_files(text[line_start : e + _CONTEXT if line_end < 0 else line_end]):
-        return "file name: among file names on its line" + why
-    return None
+    when nothing in the text says so (D97): what the first rule of
+    :data:`NAME_RULES` that holds says.  Without ``judge``
+    (``Finder(file_names=False)``) only the :data:`CODE_TLD_RULES` apply."""
+    found = name_rule(text, s, e, ascii_host, code_tlds, extension_tlds, judge)
+    return None if found is None else found[1]
 
 
 @bounded(256, "file names on a line")
@@ -265,14 +460,6 @@ def _shows_files(line: str) -> bool:
     name of an extension that is no TLD; remembered, since every name of
     the line asks."""
     return _FILE_ON_LINE.search(line) is not None
-
-
-def _code_tld(tld: str, ascii_host: str) -> str | None:
-    """The rule of a name under one of the code TLDs: a file or identifier
-    unless its public suffix has more than one label (``tienda.com.py``)."""
-    if multi_label_suffix(ascii_host):
-        return None
-    return f"file name or identifier: .{tld} names are files or code far more often than sites"
 
 
 def _siblings(text: str, s: int, e: int, written: str) -> bool:
@@ -357,12 +544,6 @@ def placeholder(ascii_host: str) -> bool:
     return False  # (most names: no word of the list, no lookup)
 
 
-def blanked_out(local: str) -> bool:
-    """Whether the local-part of an address is blanked out
-    (``xxxxxxxx@privat.oldenburg.de``): an address nobody can write to (D103)."""
-    return len(local) >= 3 and local.strip("xX") == ""
-
-
 @bounded(4096, "placeholders")
 def _placeholder(host: str) -> bool:
     registrable = public_suffixes().registrable(host)
@@ -379,102 +560,4 @@ def _x_run(label: str) -> bool:
     return len(label) >= 5 and label.strip("x") == ""
 
 
-# D103: the names of SSH and SFTP algorithms and extensions (RFC 4251 §6:
-# "name@domain"): an algorithm in the local-part, or the noun after it.
-_ALGORITHM_PART = re.compile(
-    r"sha[0-9]+|ed(?:25519|448)|ecdsa|nistp[0-9]+|x?25519|poly1305|hmac|aes[0-9]+|[0-9]+gcm|umac|curve[0-9]+|"
-    r"sntrup[0-9]+(?:x25519)?|mlkem[0-9]+(?:x25519)?"
-)
-# (lower case and on the same line: "Extension 4421" after an address is a phone's)
-_PROTOCOL_NOUN = re.compile(
-    r"[\"'”’)]?[ \t]+(?:sftp-server[ \t]+|protocol[ \t]+)?"
-    r"(?:extensions?|methods?|hybrid|ciphers?|algorithms?|MACs?|kex)\b"
-)
-_SSH_BEFORE = re.compile(r"ssh|sftp", re.IGNORECASE)
-
-
-def protocol_name(text: str, start: int, at: int, end: int) -> bool:
-    """Whether the address ``text[start:end]`` (``@`` at ``at``) names an
-    SSH algorithm or extension (D103): ``sk-ssh-ed25519@openssh.com``, or
-    ``limits@openssh.com extension``.
-
-    >>> protocol_name("the limits@openssh.com extension", 4, 10, 22)
-    True
-    >>> protocol_name("mail jane@example.com now", 5, 9, 21)
-    False
-    """
-    # An SSH context first: the name's domain ("openssh.com", "tinyssh.org")
-    # or the line before it ("sftp-server(8): add …"); a person's address at
-    # any other domain keeps its link ("cert-team@uni-stuttgart.de").
-    line_start = text.rfind("\n", max(0, start - 80), start) + 1
-    if "ssh" not in text[at:end].lower() and not _SSH_BEFORE.search(text, max(line_start, start - 80), start):
-        return False
-    local = text[start:at]
-    if "-" in local and any(_ALGORITHM_PART.fullmatch(part) for part in local.lower().split("-")):
-        return True
-    return _PROTOCOL_NOUN.match(text, end) is not None
-
-
-PLACEHOLDER = "a placeholder name: its domain belongs to a stranger (D103)"
-
-
-def address_evidence(text: str, start: int, at: int, end: int, ascii_domain: str) -> str | None:
-    """Why the address ``text[start:end]`` (``@`` at ``at``), written without
-    ``mailto:``, is no mailbox (D103): at a placeholder domain, blanked
-    out, or the name of an SSH algorithm or extension; None when nothing
-    says so.  The one decision of the scanner and of ``why_not``.
-
-    >>> address_evidence("see you@yourhost.com", 4, 7, 20, "yourhost.com")
-    'a placeholder name: its domain belongs to a stranger (D103)'
-    """
-    if placeholder(ascii_domain):
-        return PLACEHOLDER
-    if blanked_out(text[start:at]):
-        return "a blanked-out address: nobody can write to it (D103)"
-    if protocol_name(text, start, at, end):
-        return "the name of an SSH algorithm or extension, not a mailbox (D103)"
-    return None
-
-
-# D98: the local-part of a Message-ID (RFC 5322 §3.6.4) as mail and news
-# software writes it: a date and a queue id ("199710161841.LAA13208"), a
-# date and a counter ("1994Apr6.184419.3687"), hex stamps
-# ("3C8E1234.5060708"), "$" ("8cceb9$1@…"), Pine's "Pine.LNX.4.44.…".
-_MESSAGE_ID_LOCAL = re.compile(
-    r"[0-9]{6,}[.$]|[0-9]{4}[A-Za-z]{3}[0-9]{1,2}\.[0-9]|[0-9A-Fa-f]{8}\.[0-9A-Fa-f]{4,}\Z|[^@]*\$|Pine\.[A-Z]{3}\."
-    r"|slrn[0-9a-z]+\.[0-9a-z]+\."  # (slrn's "slrnbu68qh.nqb.user")
-    r"|[0-9a-z]{8,}\.fsf\Z"  # (Gnus's "87obi8u4h2.fsf")
-)
-
-
-# A Message-ID shape so specific that it needs no "<" ("20200119135241.GA4970@gmail.com",
-# Mutt's date and time then a counter).
-_MESSAGE_ID_BARE = re.compile(r"[0-9]{12,}\.[A-Za-z0-9]+\Z|[0-9][0-9a-z]{7,}\.fsf\Z")  # (and Gnus's)
-
-
-def message_id_unbracketed(local: str) -> bool:
-    """Whether a local-part written without ``<`` is a Message-ID all the
-    same: twelve digits or more (a date and time) then ``.`` and a counter,
-    or Gnus's ``87bn3ssqg0.fsf``."""
-    return _MESSAGE_ID_BARE.match(local) is not None
-
-
-def message_id(local: str, ascii_domain: str) -> bool:
-    """Whether ``<local@domain>`` is a Message-ID, not a mailbox, from its
-    shape alone (D98): the serial shapes above, or five digits or fewer at
-    a machine's name (more labels than the registrable domain:
-    ``<7874@jpl-devvax.jpl.nasa.gov>``, where a numeric mailbox is at a
-    provider, ``<12345678@qq.com>``, or longer, ``<2019123456@stu.example.cn>``).
-
-    >>> message_id("199710161841.LAA13208", "wall.org"), message_id("jane.doe", "example.com")
-    (True, False)
-    >>> message_id("7874", "jpl-devvax.jpl.nasa.gov"), message_id("12345678", "qq.com")
-    (True, False)
-    """
-    if _MESSAGE_ID_LOCAL.match(local):
-        return True
-    if local.isdigit() and len(local) <= 5:
-        # (an article number of old news software at a machine's name; a
-        # student's or a phone's number is longer: "<2019123456@stu.example.cn>")
-        return public_suffixes().registrable(ascii_domain.lower()) not in (None, ascii_domain.lower())
-    return False
+PLACEHOLDER = "a placeholder name: its domain belongs to a stranger"

@@ -9,32 +9,21 @@ scanner (:mod:`uts58.detect.scanner`), once, left to right, in linear time.
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..base.caches import bounded
 from ..base.checks import check_str, given_alone
 from ..errors import OptionError, about
-from ..hosts.domains import (
-    HOST_CACHE_SIZE,
-    LABEL_SEPARATORS,
-    DomainRules,
-    HostPatterns,
-    default_tlds,
-    domain_rules,
-    host_patterns,
-    normalize_tlds,
-)
+from ..hosts.domains import LABEL_SEPARATORS, normalize_tlds
 from ..kernels import Scan, c_module, candidate_scan
-from ..spec.formatting import SPECIAL_SCHEMES
-from ..unicode.properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
-from .candidates import _CJK_RANGES, _SCAN_CLASSES, _candidate_pattern, _schemed_host, cjk_boundary_host
-from .evidence import CODE_TLDS, PLACEHOLDER, address_evidence, evidence, placeholder
-from .link import Host, HostKind, Kind, Link, _detected_link, _host, link_forms
+from ..unicode.properties import DEFAULT_UNICODE_VERSION, link_properties
+from .addresses import PLACEHOLDER_RULE, address_rule
+from .candidates import _rejected_run, cjk_boundary_host, passed_over
+from .evidence import CODE_TLDS, name_rule, placeholder
+from .link import Kind, Link, _detected_link
 from .options import (
     _DEFAULTS,
     _FLAGS,
@@ -46,7 +35,8 @@ from .options import (
     file_extension_set,
     scheme_set,
 )
-from .scanner import _NO_LINKS, _link_of, _place_of, _Scanner, first_links
+from .plan import Plan, compile_plan
+from .scanner import _NO_LINKS, _link_of, _place_of, _Scanner
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -58,6 +48,7 @@ __all__ = [
     "Finder",
     "FinderOptions",
     "Link",
+    "Refusal",
     "Span",
     "find_emails",
     "find_links",
@@ -154,27 +145,9 @@ class Finder:
     cjk_prose: bool
     cjk_boundary: bool
     if TYPE_CHECKING:
-        # What _fill builds from the options (no dataclass fields: neither
+        # What _fill compiles from the options (no dataclass field: neither
         # compared, hashed, shown nor pickled).
-        _props: LinkProperties
-        _rules: DomainRules
-        _patterns: HostPatterns
-        _candidate: re.Pattern[str]
-        _scheme_lengths: tuple[int, ...]
-        _scan_args: tuple[
-            tuple[str, ...],
-            tuple[bool, ...],
-            bool,
-            tuple[tuple[int, int], ...],
-            frozenset[str],
-            bool,
-            tuple[tuple[str, str], ...],
-            str,
-        ]
-        _quick_tlds: frozenset[str] | None
-        _hosts: Callable[[str, str, HostKind], Host]
-        _schemed_hosts: Callable[[str], tuple[int, Host] | None]
-        _link_forms: Callable[[Kind, str, str | None, Host, str], tuple[str, str]]
+        _plan: Plan
 
     def __init__(
         self,
@@ -242,9 +215,14 @@ class Finder:
         return cls(**{**PRESETS[name], **changes})
 
     @property
+    def plan(self) -> Plan:
+        """What this finder compiled from its options, as the scanner reads it."""
+        return self._plan
+
+    @property
     def tlds(self) -> frozenset[str]:
         """The TLDs accepted without a scheme: ``known_tlds``, or the default set."""
-        return self._rules.tlds
+        return self._plan.rules.tlds
 
     def with_options(self, **changes: Unpack[FinderOptions]) -> Finder:
         """A finder with some options changed: ``finder.with_options(bare_ipv4=True)``."""
@@ -263,44 +241,39 @@ class Finder:
         overlapping (of the kinds ``urls`` and ``emails`` ask for)."""
         if type(text) is not str:
             check_str(text, "text")  # (a str subclass passes)
-        first = self._candidate.search(text)
+        first = self._plan.candidate.search(text)
         if first is None:
             return _NO_LINKS  # (issue 14: a text with no candidate costs one scan, no scanner)
-        links = _Scanner(text, self, _link_of).links(self.urls, self.emails, first)
-        return cjk_boundary_links(self, text, links) if self.cjk_boundary else links
+        return _Scanner(text, self._plan, self, _link_of).links(self.urls, self.emails, first)
 
     def find_urls(self, text: str) -> Iterator[Link]:
         """:meth:`find_links`, URLs only."""
         check_str(text, "text")
-        links = _Scanner(text, self, _link_of).links(self.urls, False)
-        return cjk_boundary_links(self, text, links) if self.cjk_boundary else links
+        return _Scanner(text, self._plan, self, _link_of).links(self.urls, False)
 
     def find_emails(self, text: str) -> Iterator[Link]:
         """:meth:`find_links`, email addresses only."""
         check_str(text, "text")
-        return _Scanner(text, self, _link_of).links(False, self.emails)
+        return _Scanner(text, self._plan, self, _link_of).links(False, self.emails)
 
     def spans(self, text: str) -> Iterator[Span]:
         """:meth:`find_links` as ``(start, end, kind)`` only: no :class:`Link` is made."""
         check_str(text, "text")  # (here, at the call: the loop below runs at the first next())
-        if self.cjk_boundary:
-            return (Span(link.start, link.end, link.kind) for link in self.find_links(text))
-        return (Span(p.start, p.end, p.kind) for p in _Scanner(text, self, _place_of).links(self.urls, self.emails))
+        places = _Scanner(text, self._plan, self, _place_of).links(self.urls, self.emails)
+        return (Span(p.start, p.end, p.kind) for p in places)
 
     def has_links(self, text: str) -> bool:
         """Whether :meth:`find_links` finds a link: the scan stops at the first."""
         check_str(text, "text")
-        if self.cjk_boundary:
-            return next(self.find_links(text), None) is not None
-        return next(_Scanner(text, self, _place_of).links(self.urls, self.emails), None) is not None
+        return next(_Scanner(text, self._plan, self, _place_of).links(self.urls, self.emails), None) is not None
 
-    def why_not(self, text: str) -> list[tuple[str, str]]:
+    def why_not(self, text: str) -> list[Refusal]:
         """The bare names of ``text`` this finder does not link for being
-        files, identifiers, newsgroups or abbreviations, with the reasons
-        (D97): :func:`why_not`.
+        files, identifiers, newsgroups or abbreviations, with the rules that
+        refuse them (D97): :func:`why_not`.
 
         >>> Finder().why_not("see sci.space or onet.pl")
-        [('sci.space', 'newsgroup name')]
+        [Refusal(text='sci.space', rule='newsgroup', decision='D97', reason='newsgroup name')]
         """
         return why_not(text, self)
 
@@ -318,65 +291,25 @@ class Finder:
         return [link.as_dict() for link in self.find_links(text)]
 
 
-def cjk_boundary_links(finder: Finder, text: str, links: Iterable[Link]) -> Iterator[Link]:
-    """§8 (D107): each scheme-less URL of ``finder`` started at its last CJK
-    boundary (the ``cjk_boundary`` option); one whose host is then invalid
-    (with the finder's TLDs) is left out."""
-    for link in links:
-        if link.kind == "url" and link.scheme is None:
-            start, host = cjk_boundary_host(text, link, finder._rules)
-            if host is None:
-                continue
-            if start != link.start:
-                link = _detected_link(finder, start, link.end, "url", text[start : link.end], None, host)
-        yield link
+def cjk_boundary_link(finder: Finder, text: str, link: Link) -> Link | None:
+    """§8 (D107): the scheme-less URL ``link`` of ``finder`` started at its
+    last CJK boundary, as the scan does it under ``cjk_boundary``; None when
+    its host is then invalid (with the finder's TLDs)."""
+    start, host = cjk_boundary_host(text, link.start, link.end, link.host, link.unicode_version, finder._plan.rules)
+    if host is None:
+        return None
+    if start == link.start:
+        return link
+    return _detected_link(finder, start, link.end, "url", text[start : link.end], None, host)
 
 
 def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
-    """Set the (checked, normalized) options of ``finder`` and build what
-    they make: once per finder (an unpickled one too: it is constructed again)."""
-    for name, value in zip(OPTION_NAMES, values, strict=True):
-        object.__setattr__(finder, name, value)
-    props = link_properties(finder.unicode_version)
-    tlds = default_tlds() if finder.known_tlds is None else finder.known_tlds
-    patterns = host_patterns(props)
-    opaque = tuple(sorted(finder.schemes - SPECIAL_SCHEMES))
-    derived = {
-        "_props": props,
-        "_rules": domain_rules(tlds, props.version),
-        "_patterns": patterns,
-        "_candidate": _candidate_pattern(patterns, opaque, finder.bare_localhost, finder.single_label_hosts),
-        "_scheme_lengths": tuple(sorted({len(scheme) for scheme in finder.schemes}, reverse=True)),
-        # The C parts of the scan (_kernels.candidate_scan): the schemes longest
-        # first, which are special, whether the pattern matches names before
-        # ":" (opaque schemes, localhost); the CJK characters of D22; the TLDs
-        # and whether D91 applies (the candidates refused at a first look, D106).
-        "_scan_args": (
-            longest_first := tuple(sorted(finder.schemes, key=lambda s: (-len(s), s))),
-            tuple(scheme in SPECIAL_SCHEMES for scheme in longest_first),
-            bool(opaque) or finder.bare_localhost,
-            _CJK_RANGES,
-            tlds,
-            not finder.bare_ipv4,
-            _SCAN_CLASSES,
-            LABEL_SEPARATORS,
-        ),
-        # D91: the TLDs of the quick rejection of a run whose last label is no
-        # TLD; None with bare_ipv4 (a dotted quad ends in digits and is linked).
-        "_quick_tlds": None if finder.bare_ipv4 else tlds,
-        # The Host of each (Unicode form, A-label form, kind): hosts repeat,
-        # and a Host is immutable (D93: bounded as the host caches are).
-        "_hosts": bounded(HOST_CACHE_SIZE, "hosts")(_host),
-        # The href and display of each link (D95): link texts repeat in real
-        # text (80% of the links of the bench corpus are repeats).
-        "_link_forms": bounded(HOST_CACHE_SIZE, "link forms")(link_forms),
-        # The host after "://" of each run of host characters (_schemed_host).
-        "_schemed_hosts": bounded(HOST_CACHE_SIZE, "schemed hosts")(
-            partial(_schemed_host, patterns, domain_rules(tlds, props.version), finder.single_label_hosts)
-        ),
-    }
-    for name, value in derived.items():
-        object.__setattr__(finder, name, value)
+    """Set the (checked, normalized) options of ``finder`` and compile its
+    plan: once per finder (an unpickled one too: it is constructed again)."""
+    options = dict(zip(OPTION_NAMES, values, strict=True))
+    for name, value in options.items():
+        object.__setattr__(finder, name, value)  # (a frozen dataclass: its __init__ alone sets fields)
+    object.__setattr__(finder, "_plan", compile_plan(**options))
 
 
 def _restore(values: tuple[Any, ...]) -> Finder:
@@ -435,13 +368,34 @@ def resolve_finder(finder: object, options: Mapping[str, Any], caller: str) -> F
     return given_alone(finder, Finder, "finder", options, caller, "detection options")
 
 
-def why_not(text: str, finder: Finder | None = None) -> list[tuple[str, str]]:
+class Refusal(NamedTuple):
+    """A name :func:`why_not` finds unlinked: its text, the rule that refuses
+    it (a name of :data:`uts58.detect.evidence.NAME_RULES` or
+    :data:`uts58.detect.addresses.ADDRESS_RULES`, ``"bare domain"`` or
+    ``"overlap"``), the decision the rule implements, and what it says."""
+
+    text: str
+    rule: str
+    decision: str
+    reason: str
+
+
+# The refusals that are no rule of the evidence: the preset's, and a name
+# inside a link the finder found (D20: never overlapping).
+_BARE_DOMAIN = ("bare domain", "D97", "a bare domain: this finder links only names with a scheme or www. (gfm)")
+_OVERLAP = ("overlap", "D20", "overlaps a link found")
+
+
+def why_not(text: str, finder: Finder | None = None) -> list[Refusal]:
     """The bare names of ``text`` that ``finder`` (default: the default
     finder) does not link for being files, identifiers, newsgroups or
-    abbreviations, each with the reason (D97; what ``uts58 check`` prints).
+    abbreviations, each with the rule that refuses it (D97, D103; what
+    ``uts58 check`` prints).
 
-    >>> why_not("see README.md or onet.pl")
-    [('README.md', 'file name: upper-case letters under .md, a TLD that is also a file extension')]
+    >>> [(r.text, r.rule) for r in why_not("see README.md or onet.pl")]
+    [('README.md', 'upper-case name')]
+    >>> why_not("README.md")[0].reason
+    'file name: upper-case letters under .md, a TLD that is also a file extension'
     """
     check_str(text, "text")
     finder = _cached_finder(()) if finder is None else finder
@@ -453,18 +407,21 @@ def why_not(text: str, finder: Finder | None = None) -> list[tuple[str, str]]:
     for link in loose.find_links(text):
         if (link.start, link.end) in kept or link.scheme is not None:
             continue
-        why: str | None = None
+        why: tuple[str, str, str] | None = None
         if link.kind == "email":
             at = link.text.rfind("@") + link.start
-            if finder.file_names:
-                why = address_evidence(text, link.start, at, link.end, link.host.ascii)
+            rule = address_rule(text, link.start, at, link.end, link.host.ascii) if finder.file_names else None
+            why = None if rule is None else (rule.name, rule.decision, rule.reason)
         elif finder.file_names and placeholder(link.host.ascii):
-            why = PLACEHOLDER
+            why = (PLACEHOLDER_RULE.name, PLACEHOLDER_RULE.decision, PLACEHOLDER_RULE.reason)
         elif not finder.bare_domains:
-            why = "a bare domain: this finder links only names with a scheme or www. (gfm)"
+            why = _BARE_DOMAIN
         else:
-            why = evidence(text, link.start, link.end, link.host.ascii, finder.file_extensions, judge=finder.file_names)
-        out.append((link.text, why or "overlaps a link found"))
+            found = name_rule(
+                text, link.start, link.end, link.host.ascii, finder.file_extensions, judge=finder.file_names
+            )
+            why = None if found is None else (found[0].name, found[0].decision, found[1])
+        out.append(Refusal(link.text, *(why or _OVERLAP)))
     return out
 
 
@@ -489,7 +446,7 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
         default, scan = _DEFAULT_SCANS.get(c_module()) or _default_scan()
         if type(text) is not str:
             return default.find_links(text)  # (the TypeError, naming text)
-        return first_links(text, default, scan)
+        return first_links(text, default._plan, default, scan)
     check_str(text, "text")
     return resolve_finder(finder, options, "find_links").find_links(text)
 
@@ -500,9 +457,44 @@ def find_links(text: str, finder: Finder | None = None, **options: Unpack[Finder
 _DEFAULT_SCANS: dict[object, tuple[Finder, Scan | None]] = {}
 
 
+def first_links(text: str, plan: Plan, owner: Finder, scan: Scan | None) -> Iterator[Link]:
+    """The links of ``text`` for a finder whose candidates need no options
+    (find_links without options: issue 14, one call per line), with the
+    scan's own first steps done here, before a scanner is made: the C scan
+    to the first candidate Python must look at (D106), then past the runs
+    that start no link as ``_Scanner._bare`` decides them first (D91);
+    most lines with a candidate have only those (``file.txt``, ``1.2.3``)."""
+    search = plan.candidate.search
+    pos = floor = 0
+    if scan is None or "\x1b" in text:
+        scan = None  # (D100: terminal escapes are separators the C scan knows not)
+        first = search(text)
+    else:
+        pos, floor, at = scan.skip(text, 0, 0)
+        if at == len(text):
+            return _NO_LINKS
+        first = search(text, at)
+    while first is not None and (
+        passed_over(first)
+        or (
+            text[first.start()] in LABEL_SEPARATORS
+            and _rejected_run(text, first.start(), first.end(), pos, plan.quick_tlds)
+        )
+    ):
+        if not passed_over(first):
+            pos = first.end()
+        first = search(text, first.end())
+    if first is None:
+        return _NO_LINKS
+    scanner = _Scanner(text, plan, owner, _link_of)
+    if scan is not None:
+        scanner.floor, scanner.scan = floor, scan
+    return scanner.links(plan.urls, plan.emails, first, pos)
+
+
 def _default_scan() -> tuple[Finder, Scan | None]:
     default = _cached_finder(())
-    found = _DEFAULT_SCANS[c_module()] = (default, candidate_scan(default._props, *default._scan_args))
+    found = _DEFAULT_SCANS[c_module()] = (default, candidate_scan(default._plan.props, *default._plan.scan_args))
     return found
 
 

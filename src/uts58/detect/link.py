@@ -268,7 +268,7 @@ class Link:
         text = self.text
         if finder is not None and len(text) <= FORMS_CACHE_TEXT_LIMIT and (text.isascii() or len(text) <= 64):
             # (a Host equals the str of its Unicode form, which decides its A-label form and kind)
-            href, display = finder._link_forms(self.kind, text, self.scheme, self.host, self._version)
+            href, display = finder.plan.link_forms(self.kind, text, self.scheme, self.host, self._version)
         else:
             href, display = link_forms(self.kind, text, self.scheme, self.host, self._version)
         object.__setattr__(self, "_href", href)

@@ -1,5 +1,5 @@
-"""One left-to-right pass over a text (UTS #58 §3 and §5): the scanner of
-a :class:`~uts58.detect.finder.Finder`.
+"""One left-to-right pass over a text (UTS #58 §3 and §5), following the
+:class:`~uts58.detect.plan.Plan` a :class:`~uts58.detect.finder.Finder` compiles.
 
 A compiled regular expression jumps to the places where a link can be —
 ``://``, ``@``, or a label separator followed by a label character — and
@@ -24,6 +24,7 @@ from ..hosts.whatwg import ip_host, is_valid
 from ..kernels import Scan, candidate_scan, engine
 from ..spec.email import find_email_start_with
 from ..spec.formatting import SPECIAL_SCHEMES
+from .addresses import address_evidence, message_id, message_id_unbracketed
 from .candidates import (
     _BEFORE_SCHEME,
     _CIDR_SUFFIX,
@@ -45,10 +46,11 @@ from .candidates import (
     _no_bare_domain,
     _rejected_run,
     _schemed_host,
-    passed_over,
+    cjk_boundary_host,
 )
-from .evidence import address_evidence, evidence, message_id, message_id_unbracketed, placeholder
+from .evidence import evidence, placeholder
 from .link import NO_HOST, Host, Kind, Link, _host, link_maker
+from .plan import Plan
 
 if TYPE_CHECKING:
     from .finder import Finder
@@ -66,6 +68,8 @@ class _Found(Protocol):
     def kind(self) -> Kind: ...
     @property
     def scheme(self) -> str | None: ...
+    @property
+    def host(self) -> Host: ...
 
 
 class _Place(NamedTuple):
@@ -73,6 +77,7 @@ class _Place(NamedTuple):
     end: int
     kind: Kind
     scheme: str | None
+    host: Host
 
 
 _T = TypeVar("_T", bound=_Found)
@@ -80,13 +85,13 @@ _T = TypeVar("_T", bound=_Found)
 
 def _link_of(scanner: _Scanner[Link], start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> Link:
     """The Link the scanner found (a link of its finder: see _detected_link)."""
-    finder = scanner.finder
     new_link = scanner.new_link or scanner._link_maker()
-    return new_link(start, end, kind, scanner.text[start:end], scheme, host, finder, finder.unicode_version, None, None)
+    text = scanner.text[start:end]
+    return new_link(start, end, kind, text, scheme, host, scanner.owner, scanner.props.version, None, None)
 
 
 def _place_of(scanner: _Scanner[_Place], start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _Place:
-    return _Place(start, end, kind, scheme)
+    return _Place(start, end, kind, scheme, host)
 
 
 # What a text without a candidate has: an iterator that is exhausted, shared
@@ -107,7 +112,6 @@ class _Scanner(Generic[_T]):
 
     __slots__ = (
         "escapes",
-        "finder",
         "floor",
         "host_run",
         "hosts",
@@ -115,6 +119,8 @@ class _Scanner(Generic[_T]):
         "make",
         "message_id_end",
         "new_link",
+        "owner",
+        "plan",
         "props",
         "quick_tlds",
         "rules",
@@ -125,18 +131,23 @@ class _Scanner(Generic[_T]):
     )
 
     def __init__(
-        self, text: str, finder: Finder, make: Callable[[_Scanner[_T], int, int, Kind, str | None, Host], _T]
+        self,
+        text: str,
+        plan: Plan,
+        owner: Finder,
+        make: Callable[[_Scanner[_T], int, int, Kind, str | None, Host], _T],
     ) -> None:
         # (Few attributes, in slots: one scanner is made per text with a
         # candidate, and one call per line makes many; issue 14.)
         self.text = text
         self.make = make  # a Link, or only its place (spans)
-        self.finder = finder  # (its options, and what they make)
-        self.props = finder._props
-        self.rules = finder._rules
-        self.quick_tlds = finder._quick_tlds
-        self.hosts = finder._hosts
-        self.host_run = finder._patterns.run_end.match  # (.end(): the end of the host characters from i)
+        self.plan = plan  # (the options, and what they make)
+        self.owner = owner  # (the finder its links are of: D64)
+        self.props = plan.props
+        self.rules = plan.rules
+        self.quick_tlds = plan.quick_tlds
+        self.hosts = plan.hosts
+        self.host_run = plan.patterns.run_end.match  # (.end(): the end of the host characters from i)
         self.floor = 0
         # The run of label characters last split into pieces, and its pieces
         # not yet looked at (see _bare).
@@ -154,8 +165,9 @@ class _Scanner(Generic[_T]):
         """The links, in order; ``first``: the first candidate, if already
         found, from ``pos`` (where the search resumed before it)."""
         text = self.text
-        search = self.finder._candidate.search
-        require_scheme = self.finder.require_scheme
+        search = self.plan.candidate.search
+        require_scheme = self.plan.require_scheme
+        cjk_boundary = self.plan.cjk_boundary
         scan = self.scan if self.scan is not False else self._c_scan()
         m: re.Match[str] | None
         if first is not None:
@@ -182,7 +194,11 @@ class _Scanner(Generic[_T]):
                 link, pos = self._localhost(at) if found.lower() == "localhost:" else self._opaque(at, found)
             if link is not None:
                 self.floor = link.end
-                if (urls and not (require_scheme and link.scheme is None)) if link.kind == "url" else emails:
+                if cjk_boundary and link.kind == "url" and link.scheme is None:
+                    link = self._cjk_boundary(link)  # (§8, D107: a step of the scan, after the floor moved)
+                if link is None:
+                    pass
+                elif (urls and not (require_scheme and link.scheme is None)) if link.kind == "url" else emails:
                     yield link
             if scan is None or pos < self.run_end:
                 m = search(text, pos)  # (no C scan, or inside a run already split)
@@ -206,7 +222,7 @@ class _Scanner(Generic[_T]):
         text = self.text
         path_start = self._port_end(host_end) if text[host_end : host_end + 1] == ":" else host_end
         end = (self.link_end or self._kernel())(text, path_start, False)
-        if self.finder.cjk_prose and end > path_start:
+        if self.plan.cjk_prose and end > path_start:
             m = _CJK_CLAUSE_END.search(text, path_start, end)  # D102: "…/東京を見てください。メールは…"
             if m is not None:
                 # (§3.5.1 again on the path that ends there: a closing quote
@@ -227,11 +243,20 @@ class _Scanner(Generic[_T]):
     def _c_scan(self) -> Scan | None:
         """The C parts of the scan (D96), or None (the Python kernels), looked
         up once per scan, when first needed."""
-        self.scan = candidate_scan(self.props, *self.finder._scan_args)
+        self.scan = candidate_scan(self.props, *self.plan.scan_args)
         return self.scan
 
     def _link(self, start: int, end: int, kind: Kind, scheme: str | None, host: Host) -> _T:
         return self.make(self, start, end, kind, scheme, host)
+
+    def _cjk_boundary(self, link: _T) -> _T | None:
+        """§8 (D107, ``cjk_boundary``): a scheme-less URL started at its last
+        CJK boundary, its host validated again from there; None when no
+        valid domain is left."""
+        start, host = cjk_boundary_host(self.text, link.start, link.end, link.host, self.props.version, self.rules)
+        if host is None:
+            return None
+        return link if start == link.start else self.make(self, start, link.end, "url", None, host)
 
     def _body_end(self, i: int) -> int:
         """Where §3.5.1 ends ``text[i:]`` read as a path: the end of an opaque
@@ -285,12 +310,12 @@ class _Scanner(Generic[_T]):
         if at == 0 or text[at - 1] not in _SCHEME_CHAR:
             return None, h  # "://" after no scheme
         start = None
-        for n in self.finder._scheme_lengths:
+        for n in self.plan.scheme_lengths:
             s = at - n
             if (
                 s >= self.floor
                 and (name := text[s:at]).isascii()  # (U+212A lowercases to "k": a URL parser takes no such scheme)
-                and name.lower() in self.finder.schemes
+                and name.lower() in self.plan.schemes
                 and (s == 0 or text[s - 1] not in _BEFORE_SCHEME or self._escape_ends_at(s))
             ):
                 start = s
@@ -320,9 +345,9 @@ class _Scanner(Generic[_T]):
                 e = self.host_run(text, hs).end()  # type: ignore[union-attr]
         key = text[hs : e + 1]
         if len(key) <= HOST_CACHE_NAME_LIMIT + 1:
-            found = self.finder._schemed_hosts(key)
+            found = self.plan.schemed_hosts(key)
         else:
-            found = _schemed_host(self.finder._patterns, self.rules, self.finder.single_label_hosts, key)
+            found = _schemed_host(self.plan.patterns, self.rules, self.plan.single_label_hosts, key)
         if found is None:
             return self._skip(h)
         link = self._url(start, hs + found[0], found[1], scheme)
@@ -363,7 +388,7 @@ class _Scanner(Generic[_T]):
             if _rejected_run(text, at, e, max(pos, self.floor), self.quick_tlds):
                 self.run_end = e
                 return None, e
-            r = run_start(self.finder._patterns.run_start, text, max(pos, self.floor), at)
+            r = run_start(self.plan.patterns.run_start, text, max(pos, self.floor), at)
             if self.escapes:
                 r = max(r, _csi_before(text, at))  # D100: "\x1b[1mwww.example.com" starts at "www"
             pieces = self._clauses(r, e)
@@ -398,7 +423,7 @@ class _Scanner(Generic[_T]):
         """The link of the domain (or, with ``bare_ipv4``, the IPv4 address)
         at ``text[s:b]``, or None."""
         text = self.text
-        if self.finder.bare_ipv4 and _DOTTED_QUAD.match(text, s, b):  # D18: without a scheme only if asked (D54)
+        if self.plan.bare_ipv4 and _DOTTED_QUAD.match(text, s, b):  # D18: without a scheme only if asked (D54)
             return self._bare_ipv4(s, b)
         host = host_span(text, s, b, self.rules, schemed=False)
         if host is None:
@@ -409,18 +434,18 @@ class _Scanner(Generic[_T]):
             or (text[host_end] == "_" and host_end + 1 < len(text) and text[host_end + 1].isalnum())
         ):
             return None  # D51: "stat.st_size", "user.name=Jane": the word goes on
-        finder = self.finder
-        if finder.file_names and placeholder(ascii_host):
+        plan = self.plan
+        if plan.file_names and placeholder(ascii_host):
             return None  # D103: "foo.bar", "www.yourdomain.com" (a stranger's site)
         if not ascii_host.startswith("www."):
-            if not finder.bare_domains:
+            if not plan.bare_domains:
                 return None  # (gfm: a scheme or "www.", whatever follows: "github.com/x" is no autolink)
             if (
                 text[host_end : host_end + 1] != "/"
                 and self._port_end(host_end) == host_end
                 # D97: a bare name, with no path or port to show it is a host:
                 # is it a file, an identifier, a newsgroup? ("main.py", "README.md")
-                and evidence(text, s, host_end, ascii_host, finder.file_extensions, judge=finder.file_names)
+                and evidence(text, s, host_end, ascii_host, plan.file_extensions, judge=plan.file_names)
             ):
                 return None
         return self._url(s, host_end, self.hosts(unicode_host, ascii_host, "domain"), None)
@@ -446,7 +471,7 @@ class _Scanner(Generic[_T]):
         start = find_email_start_with(text, at, self.props)
         if start is not None and (self.escapes or text[start] in _IDENT_FIRST or text.find("!", start, at) >= 0):
             start = self._ident_start(start, at)  # D99, D100 (the test above: most addresses have nothing to strip)
-        if start is not None and self.finder.cjk_prose:
+        if start is not None and self.plan.cjk_prose:
             start = _after_cjk(text, start, at)  # D102: "メールはtaro@example.jp"
         scheme = None
         if start is not None and start >= self.floor:
@@ -485,7 +510,7 @@ class _Scanner(Generic[_T]):
         ):
             self.floor = host_end  # D98: "-- Larry Wall in <199710161841.LAA13208@wall.org>"
             return None, host_end
-        if scheme is None and self.finder.file_names and address_evidence(text, start, at, host_end, ascii_host):
+        if scheme is None and self.plan.file_names and address_evidence(text, start, at, host_end, ascii_host):
             self.floor = host_end  # D103: "you@yourhost.com", "xxxx@example.de", "limits@openssh.com extension"
             return None, host_end
         return self._link(start, host_end, "email", scheme, self.hosts(unicode_host, ascii_host, "domain")), host_end
@@ -563,38 +588,3 @@ _REMOTE_LOGIN = re.compile(r"(?:^|[\s\"'`(])(?:ssh|slogin|sftp|scp|mosh|rsync)\s
 # D99: what IRC servers write before an ident ("nick!~user@host").
 _IDENT_MARKS = frozenset("~^+=")
 _IDENT_FIRST = frozenset("~^+=-*")  # (what _ident_start may strip first)
-
-
-def first_links(text: str, finder: Finder, scan: Scan | None) -> Iterator[Link]:
-    """The links of ``text`` for a finder whose candidates need no options
-    (find_links without options: issue 14, one call per line), with the
-    scan's own first steps done here, before a scanner is made: the C scan
-    to the first candidate Python must look at (D106), then past the runs
-    that start no link as ``_Scanner._bare`` decides them first (D91);
-    most lines with a candidate have only those (``file.txt``, ``1.2.3``)."""
-    search = finder._candidate.search
-    pos = floor = 0
-    if scan is None or "\x1b" in text:
-        scan = None  # (D100: terminal escapes are separators the C scan knows not)
-        first = search(text)
-    else:
-        pos, floor, at = scan.skip(text, 0, 0)
-        if at == len(text):
-            return _NO_LINKS
-        first = search(text, at)
-    while first is not None and (
-        passed_over(first)
-        or (
-            text[first.start()] in LABEL_SEPARATORS
-            and _rejected_run(text, first.start(), first.end(), pos, finder._quick_tlds)
-        )
-    ):
-        if not passed_over(first):
-            pos = first.end()
-        first = search(text, first.end())
-    if first is None:
-        return _NO_LINKS
-    scanner = _Scanner(text, finder, _link_of)
-    if scan is not None:
-        scanner.floor, scanner.scan = floor, scan
-    return scanner.links(finder.urls, finder.emails, first, pos)

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from ..base.caches import bounded
 from ..detect.candidates import cjk_boundary_host
-from ..detect.finder import Finder, cjk_boundary_links, finder_for, resolve_finder
+from ..detect.finder import Finder, cjk_boundary_link, finder_for, resolve_finder
 from ..detect.link import Link
 from ..detect.options import file_extension_set
 from ..errors import OptionError
@@ -430,10 +430,12 @@ def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> 
         return link
     finder = link.finder
     if finder is not None:
-        return next(cjk_boundary_links(finder, text, (link,)), None)
+        return cjk_boundary_link(finder, text, link)
     # A hand-built link (D64): its domain validated with the default TLDs.
     version = link.unicode_version
-    start, host = cjk_boundary_host(text, link, domain_rules(default_tlds(), version))
+    start, host = cjk_boundary_host(
+        text, link.start, link.end, link.host, version, domain_rules(default_tlds(), version)
+    )
     if host is None:
         return None
     if start == link.start:
