@@ -125,7 +125,7 @@ def _text_chunks(f: IO[bytes], name: str, errors: str) -> Iterator[str]:
 
 def pieces_of(name: str, errors: str) -> Iterator[str]:
     """The text of input ``name`` (``-``: standard input) in pieces cut after
-    white space (:func:`uts58.stream.pieces`): no link crosses a cut, and
+    white space (``uts58.stream.pieces``): no link crosses a cut, and
     memory holds a read plus the longest run without white space."""
     if name == STDIN:
         yield from pieces(_text_chunks(stdin(), "<stdin>", errors))

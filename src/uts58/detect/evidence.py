@@ -171,7 +171,7 @@ class Name:
 
     @property
     def line(self) -> tuple[int, bool]:
-        """The start of the name's line and whether it is the line's real start (:func:`_line_start`)."""
+        """The start of the name's line and whether it is the line's real start (``_line_start``)."""
         if self._line is None:
             self._line = _line_start(self.text, self.s)
         return self._line

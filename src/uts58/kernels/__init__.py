@@ -1,7 +1,7 @@
 """The one place that chooses the C accelerator or the Python kernels (D34, D70).
 
 ``uts58.kernels._c`` (built by setup.py where a C compiler is available) and
-:mod:`uts58.kernels._python` have the same kernels: ``Engine(props)`` with
+``uts58.kernels._python`` have the same kernels: ``Engine(props)`` with
 ``find_link_end`` (§3.5.1), ``escape_parts`` (§4.1), ``decode`` and
 ``display_tail`` (format_url's percent-decoding, then §4.1), and
 ``escape_html``.  Two parts have no Python twin, because the Python code
@@ -160,7 +160,7 @@ def candidate_scan(
     classes: tuple[tuple[str, str], ...],
     separators: str,
 ) -> Scan | None:
-    """The C parts of :class:`uts58.detect.scanner._Scanner` for one finder, or
+    """The C parts of ``uts58.detect.scanner._Scanner`` for one finder, or
     None where the Python kernels are in use: then the scanner alone, the
     reference, does all.  ``skip`` passes over ``scheme://`` tokens not
     linked (D53, D20): ``schemes`` lowercase, longest first, ``special``
