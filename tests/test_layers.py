@@ -13,6 +13,7 @@ attribute) of another folder.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 from collections.abc import Iterator
@@ -52,6 +53,7 @@ def _path_module(path: Path) -> str:
     return ".".join(parts) or "__init__"
 
 
+@functools.cache
 def sources() -> dict[str, Path]:
     """{dotted module name below uts58 ("detect.scanner", "__init__"): its file}."""
     return {_path_module(p): p for p in sorted(PACKAGE.rglob("*.py")) if "__pycache__" not in p.parts}

@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_PORT",
     "LIMITS",
+    "MAX_BODY",
     "POLICIES",
     "analyze",
     "answer",
@@ -63,6 +64,7 @@ LIMITS: dict[str, int] = {
     "schemes": 32,
     "truncate": 10_000,
 }
+MAX_BODY = LIMITS["body_bytes"]  # (bytes of a request's body: the server reads no more)
 POLICIES = {"default": Policy.default, "strict": Policy.strict, "none": Policy.none}
 _LOCATIONS = ("end", "middle", "smart")
 _FLAGS = ("require_scheme", "bare_ipv4", "bare_localhost", "single_label_hosts", "cjk_prose")
@@ -337,8 +339,8 @@ def answer(path: str, body: bytes) -> tuple[int, dict[str, Any]]:
     handler = API.get(path)
     if handler is None:
         return 404, {"error": f"no API at {path[:200]}"}
-    if len(body) > LIMITS["body_bytes"]:
-        return 413, {"error": f"the body is {len(body):,} bytes; the most is {LIMITS['body_bytes']:,}"}
+    if len(body) > MAX_BODY:
+        return 413, {"error": f"the body is {len(body):,} bytes; the most is {MAX_BODY:,}"}
     try:
         decoded = body.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -37,11 +37,10 @@ from .. import __version__
 from ..errors import OptionError
 from ._page import FILES, SAMPLE
 from .io import CLIError
-from .playground import DEFAULT_HOST, DEFAULT_PORT, LIMITS, answer, settings
+from .playground import DEFAULT_HOST, DEFAULT_PORT, MAX_BODY, answer, settings
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "PlaygroundServer", "host_allowed", "make_server"]
 
-MAX_BODY = LIMITS["body_bytes"]
 # D130: the defaults of PlaygroundServer's limits (attributes, so that a test can shrink them).
 SOCKET_TIMEOUT = 10.0  # seconds a read or write of the socket may wait
 HEAD_DEADLINE = 10.0  # seconds the request line and headers may take in all (a header every few seconds)

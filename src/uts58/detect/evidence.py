@@ -428,6 +428,8 @@ def name_rule(
     >>> rule.name, rule.decision
     ('upper-case name', 'D97')
     """
+    if not judge and ascii_host[ascii_host.rfind(".") + 1 :] not in code_tlds:
+        return None  # (the code-TLD rules alone apply, and only to a code TLD: no Name to build)
     name = Name(text, s, e, ascii_host, code_tlds, extension_tlds)
     for rule in NAME_RULES if judge else CODE_TLD_RULES:
         if rule.test(name):

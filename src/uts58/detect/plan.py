@@ -68,11 +68,6 @@ class Plan:
     link_forms: Callable[[Kind, str, str | None, Host, str], tuple[str, str]]
     schemed_hosts: Callable[[str], tuple[int, Host] | None]
 
-    @property
-    def version(self) -> str:
-        """The Unicode version of the property data."""
-        return self.props.version
-
 
 def compile_plan(
     *,

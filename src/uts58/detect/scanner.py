@@ -196,9 +196,9 @@ class _Scanner(Generic[_T]):
                 self.floor = link.end
                 if cjk_boundary and link.kind == "url" and link.scheme is None:
                     link = self._cjk_boundary(link)  # (§8, D107: a step of the scan, after the floor moved)
-                if link is None:
-                    pass
-                elif (urls and not (require_scheme and link.scheme is None)) if link.kind == "url" else emails:
+                if link is not None and (
+                    (urls and not (require_scheme and link.scheme is None)) if link.kind == "url" else emails
+                ):
                     yield link
             if scan is None or pos < self.run_end:
                 m = search(text, pos)  # (no C scan, or inside a run already split)
