@@ -396,7 +396,8 @@ def test_html_outputs_parse_as_their_anchors() -> None:
 
 def test_the_cjk_boundary_is_the_finders() -> None:
     """§8's CJK boundary moves a link's start as the finder reports it (D107);
-    a policy that asks for it makes every output detect so."""
+    every output asked for it (``cjk_boundary=True``) detects so, and a
+    policy never changes it (D65)."""
     text = "ウェブサイトはexample.com です。メールはtaro@example.jp、最高のSONY製品.com"
     finder = uts58.Finder(cjk_boundary=True)
     assert [link.text for link in finder.find_links(text)] == ["example.com", "メールはtaro@example.jp", "製品.com"]
@@ -407,11 +408,14 @@ def test_the_cjk_boundary_is_the_finders() -> None:
     invalid = "ウェブサイトはxn--a.com"
     assert [link.text for link in uts58.find_links(invalid)] == [invalid]
     assert list(finder.find_links(invalid)) == [] and not finder.has_links(invalid) and finder.has_links(text)
-    policy = Policy(cjk_boundary=True)
-    lk = Linkifier(policy=policy)
-    assert lk.finder.cjk_boundary and Linkifier(policy=policy, finder=uts58.Finder()).finder.cjk_boundary
+    assert Linkifier(cjk_boundary=True).finder.cjk_boundary
+    for policy in (Policy.none(), Policy.strict()):
+        assert not Linkifier(policy=policy).finder.cjk_boundary
+        assert Linkifier(policy=policy).finder == Linkifier().finder
+    with pytest.raises(TypeError):
+        Policy(cjk_boundary=True)  # type: ignore[call-arg]
     for name in ("linkify", "linkify_html", "markdown-it", "python-markdown", "mistune", "template filter"):
-        found = attributes(OUTPUTS[name][0](text, policy=policy))
+        found = attributes(OUTPUTS[name][0](text, cjk_boundary=True))
         assert [a["href"] for a in found] == [
             "https://example.com/",
             _href("メールはtaro@example.jp"),
@@ -463,11 +467,12 @@ def test_a_callback_is_not_kept_in_the_cache() -> None:
 
 
 def test_with_options_makes_the_linkifier_as_its_options_would() -> None:
-    """A finder made of options is made again for a new policy (its file
-    extensions and CJK boundary, D97, D107); a finder given stays."""
+    """A new policy judges what the same finder finds (D65); a finder
+    given stays."""
     text = "run helpers.py then main.rs, ウェブサイトはexample.com"
-    for policy in (Policy.none(), Policy(cjk_boundary=True), Policy.default()):
-        for start in (Linkifier(), Linkifier(policy=Policy.none()), Linkifier(policy=Policy(cjk_boundary=True))):
+    strict = Policy(file_extensions={"rs"})
+    for policy in (Policy.none(), strict, Policy.default()):
+        for start in (Linkifier(), Linkifier(policy=Policy.none()), Linkifier(policy=strict)):
             changed = start.with_options(policy=policy)
             assert changed == Linkifier(policy=policy) and changed.render(text) == Linkifier(policy=policy).render(text)
     given = uts58.Finder(file_extensions=())

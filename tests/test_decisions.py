@@ -20,6 +20,7 @@ from conftest import ROOT
 
 DECISIONS = ROOT / "docs" / "decisions.md"
 ENGINEERING = ROOT / "docs" / "engineering.md"  # (how uts58 is built: the same sequence, the same checks)
+HISTORY = ROOT / "docs" / "decisions-history.md"  # (entries replaced whole: the record, no live rule)
 
 # An entry: "### D<n>. Title", up to the next heading of level 2 or 3.
 _HEADING = re.compile(r"^### D(\d+)\. \S.*$", re.M)
@@ -42,7 +43,7 @@ def entries() -> dict[int, str]:
     """{number: text of the entry} of both files, in file order; numbers
     must be unique across them."""
     found: dict[int, str] = {}
-    for path in (DECISIONS, ENGINEERING):
+    for path in (DECISIONS, ENGINEERING, HISTORY):
         text = path.read_text(encoding="utf-8")
         for m in _HEADING.finditer(text):
             number = int(m.group(1))
@@ -108,7 +109,7 @@ def test_the_index_lists_every_entry_with_its_status() -> None:
     assert [int(row.split()[1][1:]) for row in rows] == sorted(entries())
     status = {int(row.split()[1][1:]): row.split("|")[2].strip() for row in rows}
     assert status[1] == "active" and status[29] == "superseded by D40" and status[56].startswith("superseded by D97")
-    assert status[27] == "superseded in part by D56"
+    assert status[27] == "superseded by D97"
 
 
 def test_every_decision_names_tests_that_exist() -> None:
@@ -153,6 +154,74 @@ def test_every_decision_is_cited_in_the_code_or_its_tests() -> None:
     cited = citations("src", "tests")
     uncited = [f"D{n}" for n, body in entries().items() if n not in cited and not _NO_CODE.search(body)]
     assert uncited == []
+
+
+def _statuses() -> dict[int, str]:
+    """{number: status} as the index tool reads them (``active``, ``superseded by D<n>``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("decisions_index", ROOT / "tools" / "decisions_index.py")
+    assert spec is not None and spec.loader is not None
+    index = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(index)
+    return {number: status for path in index.FILES for number, _, status in index.entries(path)}
+
+
+def test_a_live_rule_is_whole_and_the_history_holds_the_rest() -> None:
+    """(d) No entry is superseded "in part" (it is rewritten whole); an entry
+    replaced whole is in decisions-history.md, and only such entries are;
+    what replaced it is a live entry."""
+    status = _statuses()
+    history = {int(m.group(1)) for m in _HEADING.finditer(HISTORY.read_text(encoding="utf-8"))}
+    assert [n for n, st in status.items() if "in part" in st] == []
+    superseded = {n for n, st in status.items() if st != "active"}
+    assert superseded == history and superseded
+    for n in superseded:
+        by = [int(k) for k in re.findall(r"D(\d+)", status[n])]
+        assert by and all(status[k] == "active" for k in by), (n, status[n])
+
+
+def test_no_superseded_number_is_cited_in_src() -> None:
+    """(e) The code cites the live rule, never an entry it replaced."""
+    status = _statuses()
+    stale = {f"D{n}": places for n, places in sorted(citations("src").items()) if status.get(n, "active") != "active"}
+    assert stale == {}
+
+
+# A module path named in the decisions (`detect.scanner._Scanner`, `uts58.html._cost.parse_cost`).
+_MODULE_PATH = re.compile(
+    r"`((?:uts58\.)?(?:base|unicode|kernels|hosts|spec|detect|output|html|markdown|frames|cli|compat|tables|stream"
+    r"|migration|conformance|parallel|templates|errors)(?:\.[A-Za-z_]\w*)+)"
+)
+_STANDARD_LIBRARY = ("html.parser", "html.escape")
+
+
+def test_every_module_path_named_is_one() -> None:
+    """(f) A name the decisions give as ``folder.module.name`` exists: a
+    module moved or renamed takes its entries with it."""
+    import importlib
+
+    problems = []
+    for path in (DECISIONS, ENGINEERING):
+        text = path.read_text(encoding="utf-8")
+        for m in _MODULE_PATH.finditer(text):
+            name = m.group(1).removeprefix("uts58.")
+            if name.startswith(_STANDARD_LIBRARY):
+                continue
+            parts = name.split(".")
+            for i in range(len(parts), 0, -1):
+                try:
+                    found: object = importlib.import_module("uts58." + ".".join(parts[:i]))
+                except ImportError:
+                    continue
+                for attribute in parts[i:]:
+                    found = getattr(found, attribute, None)
+                break
+            else:
+                found = None
+            if found is None:
+                problems.append(f"{path.name}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(1)}")
+    assert problems == []
 
 
 @pytest.mark.parametrize(

@@ -329,10 +329,12 @@ def test_presets() -> None:
     with pytest.raises(OptionError, match="preset"):
         Finder().with_options(preset="github")
     # a pickle with some options missing is refused, not filled with defaults
-    from uts58.detect.finder import OPTION_NAMES, _restore
+    from uts58.detect.finder import _restore
+    from uts58.detect.options import FINDER_OPTIONS
 
-    with pytest.raises(TypeError, match=f"holds {len(OPTION_NAMES)} options"):
-        _restore(tuple(getattr(Finder(bare_ipv4=True), name) for name in OPTION_NAMES[:10]))
+    names = FINDER_OPTIONS.names
+    with pytest.raises(TypeError, match=f"holds {len(names)} options"):
+        _restore(tuple(getattr(Finder(bare_ipv4=True), name) for name in names[:10]))
     assert pickle.loads(pickle.dumps(gfm)) == gfm and repr(gfm) == "Finder(bare_domains=False)"
     with pytest.raises(OptionError, match="preset"):
         Finder.preset("github")
@@ -362,6 +364,9 @@ def test_one_switch_in_every_entry_point() -> None:
     assert md.render(text).count("<a ") == 1
     md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
     uts58.markdown.markdown_it.use(md, Policy(file_extensions={"pl"}))
+    assert md.render(text).count("<a ") == 0  # (the policy refuses onet.pl; detection, helpers.py: D65)
+    md = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    uts58.markdown.markdown_it.use(md, Policy(file_extensions={"pl"}), file_extensions=())
     assert md.render(text).count("<a ") == 1 and "helpers.py</a>" in md.render(text)
     from uts58.templates import django_filter, linkify_filter, parse_argument
 

@@ -14,6 +14,7 @@ import pytest
 
 import uts58
 import uts58.detect.finder as detection
+import uts58.detect.options as options_module
 import uts58.detect.plan as plan_module
 from uts58 import Finder, OptionError, TLDListError, find_emails, find_links, find_urls
 from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
@@ -98,7 +99,7 @@ def test_bad_options_raise_as_find_links_did(options: dict[str, Any], error: typ
 
 def test_options_are_checked_once_and_what_they_make_is_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: dict[str, int] = {"tlds": 0, "pattern": 0}
-    normalize, pattern = detection.normalize_tlds, plan_module._candidate_pattern
+    normalize, pattern = options_module.normalize_tlds, plan_module._candidate_pattern
 
     def counting_tlds(tlds: Any) -> frozenset[str]:
         calls["tlds"] += 1
@@ -108,7 +109,7 @@ def test_options_are_checked_once_and_what_they_make_is_built_once(monkeypatch: 
         calls["pattern"] += 1
         return pattern(*args)
 
-    monkeypatch.setattr(detection, "normalize_tlds", counting_tlds)
+    monkeypatch.setattr(options_module, "normalize_tlds", counting_tlds)
     monkeypatch.setattr(plan_module, "_candidate_pattern", counting_pattern)
     finder = Finder(known_tlds=["corp", "com"], schemes={"https", "tel"})
     for _ in range(3):
@@ -137,8 +138,8 @@ def test_pickle_round_trip_keeps_the_options_only() -> None:
 def test_unpickling_checks_the_options_again() -> None:
     # A crafted pickle is restored through the constructor: it may not name
     # a scheme no finder takes (linkify would write a javascript: href).
-    values = [getattr(Finder(), name) for name in detection.OPTION_NAMES]
-    values[detection.OPTION_NAMES.index("schemes")] = frozenset({"javascript", "http"})
+    values = [getattr(Finder(), name) for name in options_module.FINDER_OPTIONS.names]
+    values[options_module.FINDER_OPTIONS.names.index("schemes")] = frozenset({"javascript", "http"})
 
     class Crafted:  # pickles as a Finder of these option values would
         def __reduce__(self) -> tuple[Any, ...]:
@@ -149,15 +150,15 @@ def test_unpickling_checks_the_options_again() -> None:
     for restore in (lambda: detection._restore(tuple(values)), lambda: pickle.loads(crafted)):
         with pytest.raises(OptionError, match="javascript"):
             restore()
-    values[detection.OPTION_NAMES.index("schemes")] = frozenset({"http"})
-    values[detection.OPTION_NAMES.index("urls")] = 1  # not a bool
+    values[options_module.FINDER_OPTIONS.names.index("schemes")] = frozenset({"http"})
+    values[options_module.FINDER_OPTIONS.names.index("urls")] = 1  # not a bool
     with pytest.raises(TypeError, match="urls must be bool"):
         detection._restore(tuple(values))
     with pytest.raises(TypeError, match="options"):
         detection._restore(tuple(values[:-2]))  # (10 and 13 options: pickles of before issues 22 and 24)
     # (what the constructor normalizes comes back equal)
     finder = Finder(schemes={"SSH", "https"}, known_tlds={".CORP"}, file_extensions=["PY"])
-    assert detection._restore(tuple(getattr(finder, name) for name in detection.OPTION_NAMES)) == finder
+    assert detection._restore(tuple(getattr(finder, name) for name in options_module.FINDER_OPTIONS.names)) == finder
 
 
 def test_a_finder_serves_threads_at_once() -> None:
@@ -323,10 +324,13 @@ def test_linkify_takes_a_finder() -> None:
 
 
 def test_linkify_with_a_finder_detects_with_its_file_extensions() -> None:
-    # D62: a finder detects with its own file extensions; D97: the default
-    # policy has none of its own, so nothing undoes the finder's choice.
+    # D62: a finder detects with its own file extensions; D65: a policy
+    # never changes them (Policy.none() refuses nothing, detection decides).
     none = uts58.Policy.none()
-    assert hrefs(uts58.linkify("helpers.py", policy=none)) == ["https://helpers.py/"]
+    assert hrefs(uts58.linkify("helpers.py", policy=none)) == []
+    assert hrefs(uts58.linkify("helpers.py", policy=none, preset="all")) == ["https://helpers.py/"]
+    own = uts58.Policy(file_extensions={"py"})
+    assert hrefs(uts58.linkify("helpers.py", policy=own, file_extensions=())) == []  # (the policy refuses it)
     assert hrefs(uts58.linkify("helpers.py", policy=none, finder=Finder())) == []
     assert hrefs(uts58.linkify("helpers.py", policy=none, finder=Finder(file_extensions=()))) == ["https://helpers.py/"]
     assert hrefs(uts58.linkify("helpers.py", finder=Finder(file_extensions=()))) == ["https://helpers.py/"]
@@ -467,4 +471,4 @@ def test_the_command_line_builds_one_finder(
     assert capsys.readouterr().out.count('"kind": "url"') == 60
     made.clear()
     assert cli.main(["linkify", "--policy", "none", *paths]) == 0
-    assert made == [Finder(file_extensions=())]  # (the none policy's: as linkify's keyword options did)
+    assert made == [Finder()]  # (whatever the policy: it judges, D65)

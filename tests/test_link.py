@@ -429,7 +429,7 @@ def test_a_detected_link_is_not_checked_again(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_the_cjk_adjustment_keeps_trust_and_the_finder() -> None:
-    from uts58.output.policy import adjust_cjk_start
+    from uts58.detect.finder import adjust_cjk_start
 
     text = "ウェブサイトはexample.corp です。"
     finder = Finder(known_tlds={"corp"})

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from uts58 import Finder, Link, Policy, Reason, check_link, find_links, linkify
-from uts58.output.policy import TECHNICAL_FILE_EXTENSIONS, adjust_cjk_start, escape_bidi_controls, skeleton
+from uts58.detect.finder import adjust_cjk_start
+from uts58.output.policy import TECHNICAL_FILE_EXTENSIONS, escape_bidi_controls, skeleton
 
 
 def link(text: str):  # type: ignore[no-untyped-def]
@@ -114,9 +115,7 @@ def test_length_limits() -> None:
 def test_cjk_boundary_is_off_by_default_and_documents_its_tradeoff() -> None:
     text = "ウェブサイトはexample.com です。"
     assert linkify(text).startswith('<a href="https://xn--')  # whole run, by default
-    assert linkify(text, policy=Policy(cjk_boundary=True)) == (
-        'ウェブサイトは<a href="https://example.com/">example.com</a> です。'
-    )
+    assert linkify(text, cjk_boundary=True) == ('ウェブサイトは<a href="https://example.com/">example.com</a> です。')
     trade_off = "最高のSONY製品.com"
     adjusted = adjust_cjk_start(trade_off, link(trade_off))
     assert adjusted is not None and adjusted.text == "製品.com"

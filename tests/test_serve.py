@@ -91,10 +91,7 @@ def library(text: str, options: dict[str, Any]) -> dict[str, Any]:
         display = {"max_length": options["truncate"], "location": options.get("truncate_location", "end")}
     if options.get("strip_prefix"):
         display |= {"strip_scheme": True, "strip_www": True}
-    finder_options = dict(detection)
-    if preset is None and policy.file_extensions is not None:
-        finder_options["file_extensions"] = policy.file_extensions  # (as linkify detects under that policy, D97)
-    finder = Finder.preset(preset, **finder_options) if preset else Finder(**finder_options)
+    finder = Finder.preset(preset, **detection) if preset else Finder(**detection)  # (whatever the policy, D65)
     links = list(find_links(text, finder))
     written = {"policy": policy, "display": display or None, **detection}
     if preset:

@@ -161,9 +161,10 @@ def test_jinja_options() -> None:
     assert check_linkified(body, out, {"target": "frame"}) == 2  # only _blank needs noopener
     out = env.from_string('{{ b | linkify(kinds="email", attrs={"class": "x\\"y"}) }}').render(b=body)
     assert check_linkified(body, out, {"class": 'x"y'}) == 1 and "mailto:" in out
-    # Policies by name and as objects: helpers.py is a file name to the default policy.
+    # Policies by name and as objects: раураl.com is confusable to the default
+    # policy; helpers.py is a file name to detection, whatever the policy (D65).
     body = "helpers.py раураl.com"
-    for policy, links in (("default", 0), ("strict", 0), ("none", 2), (Policy.none(), 2)):
+    for policy, links in (("default", 0), ("strict", 0), ("none", 1), (Policy.none(), 1)):
         out = env.from_string("{{ b | linkify(policy=p) }}").render(b=body, p=policy)
         assert check_linkified(body, out) == links
     strict = Policy.strict()
@@ -226,12 +227,12 @@ def test_django_autoescape_on(django_engine: Any) -> None:
     assert check_linkified(body, out) == 2
     out = render_django(django_engine, '{{ b|linkify:"nofollow, target=_blank, kinds=url, class=ext" }}', b=body)
     assert check_linkified(body, out, {"rel": "nofollow noopener", "target": "_blank", "class": "ext"}) == 1
-    out = render_django(django_engine, '{{ b|linkify:"policy=none" }}', b="helpers.py")
-    assert check_linkified("helpers.py", out) == 1
+    out = render_django(django_engine, '{{ b|linkify:"policy=none" }}', b="раураl.com")
+    assert check_linkified("раураl.com", out) == 1
     out = render_django(django_engine, "{{ b|linkify:opts }}", b=body, opts={"rel": "ugc", "kinds": ["email"]})
     assert check_linkified(body, out, {"rel": "ugc"}) == 1
-    out = render_django(django_engine, "{{ b|linkify:p }}", b="helpers.py", p=Policy.none())
-    assert check_linkified("helpers.py", out) == 1
+    out = render_django(django_engine, "{{ b|linkify:p }}", b="раураl.com", p=Policy.none())
+    assert check_linkified("раураl.com", out) == 1
     assert render_django(django_engine, "{{ b|linkify }}", b=None) == ""
 
 

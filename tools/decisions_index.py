@@ -1,5 +1,6 @@
 """The status index at the top of docs/decisions.md (issue 24): one line per
-decision of docs/decisions.md and docs/engineering.md, active or
+decision of docs/decisions.md, docs/engineering.md and
+docs/decisions-history.md, active or
 superseded, written from the entries themselves.
 
     python tools/decisions_index.py          # rewrite the index
@@ -19,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DECISIONS = ROOT / "docs" / "decisions.md"
 ENGINEERING = ROOT / "docs" / "engineering.md"
-FILES = (DECISIONS, ENGINEERING)
+HISTORY = ROOT / "docs" / "decisions-history.md"
+FILES = (DECISIONS, ENGINEERING, HISTORY)
 
 BEGIN = "<!-- index: written by tools/decisions_index.py from the entries; do not edit by hand -->"
 END = "<!-- /index -->"

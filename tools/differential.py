@@ -136,8 +136,11 @@ def _entry_points() -> dict[str, Callable[[str], str]]:
         "linkify presets+display": lambda t: uts58.linkify(t, display=display, attrs={"class": "x"}, **presets),
         "linkify callback": lambda t: uts58.linkify(t, callback=callback, kinds=("url", "email")),
         "linkify cjk_boundary strict": lambda t: uts58.linkify(
-            t, policy=uts58.Policy(cjk_boundary=True, bidi="reject")
+            t, cjk_boundary=True, policy=uts58.Policy(bidi="reject")
         ),
+        # (a policy that refuses nothing: since issue 37 it changes no detection, D65)
+        "linkify policy none": lambda t: uts58.linkify(t, policy=uts58.Policy.none()),
+        "linkify policy none, preset all": lambda t: uts58.linkify(t, policy=uts58.Policy.none(), preset="all"),
         "linkify_html": uts58.linkify_html,
         "linkify_html display+rel": lambda t: uts58.linkify_html(t, link_text="display", rel="ugc", callback=callback),
         "markdown-it": md_it.render,

@@ -53,12 +53,12 @@ from .errors import OptionError, UnsafeAttributeError
 from .html.text import DEFAULT_SKIP, Selector
 from .output.anchor import ATTR_NAME, check_attribute, refused_attribute
 from .output.linkifier import linkify
-from .output.policy import Policy
+from .output.policy import NAMED_POLICIES, Policy
 
 # ``register`` (a Django Library) is built on first use and so not in __all__: a star import must not need Django.
 __all__ = ["REL_VALUES", "django_filter", "install", "linkify_filter", "mark_safe", "parse_argument", "template_error"]
 
-_POLICIES = {"default": Policy.default(), "strict": Policy.strict(), "none": Policy.none()}
+_POLICIES = {name: make() for name, make in NAMED_POLICIES.items()}
 # D112: the rel values the filters take: HTML's link types for <a>, and
 # ugc, sponsored (search engines) and me (profile verification).
 REL_VALUES = (

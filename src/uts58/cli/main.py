@@ -12,12 +12,13 @@ from contextlib import suppress
 from typing import Any, NoReturn, TextIO, cast
 
 from ..detect.finder import Finder, why_not
-from ..detect.options import DEFAULT_SCHEMES, PRESETS, scheme_set
+from ..detect.options import DEFAULT_SCHEMES, FINDER_OPTIONS, PRESETS, SWITCHES, scheme_set
 from ..errors import OptionError, TLDListError
 from ..hosts.tlds import load_source
 from ..output.linkifier import Linkifier
 from ..output.offsets import UNITS
-from ..output.policy import Policy, check_link, with_policy_extensions
+from ..output.options import LINKIFIER_OPTIONS
+from ..output.policy import NAMED_POLICIES, check_link
 from ..output.terminal import is_terminal, visible
 from ..parallel import DEFAULT_BLOCK
 from ..unicode.properties import DEFAULT_UNICODE_VERSION, available_versions, link_properties
@@ -45,7 +46,7 @@ from .playground import DEFAULT_HOST, DEFAULT_PORT
 __all__ = ["main", "version_report"]
 
 
-_POLICIES = {"strict": Policy.strict, "default": Policy.default, "none": Policy.none}
+_POLICIES = NAMED_POLICIES
 
 
 def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -62,7 +63,7 @@ def _cmd_linkify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     policy = _POLICIES[args.policy]()
     try:
-        finder = _finder_of(args, policy, unicode_version=args.unicode_version)
+        finder = _finder_of(args, unicode_version=args.unicode_version)
     except (OptionError, TypeError) as exc:
         _usage_error(args.parser, exc)
     status = 0
@@ -153,27 +154,12 @@ def _attr(value: str) -> tuple[str, str]:
     return name, attr_value
 
 
-# The flag of each keyword argument a library error names (OptionError.option):
-# a combination of options the parser let through is reported with its flag.
-_FLAG_OF = {
-    "schemes": "--schemes",
-    "known_tlds": "--tlds",
-    "attrs": "--attr",
-    "kinds": "--only",
-    "policy": "--policy",
-    "format": "--markdown",
-    "unicode_version": "--unicode-version",
-    "rel": "--rel",
-    "target": "--target",
-    "rel_target_on": "--rel-target-on",
-    "external_only": "--external-only",
-    "internal_hosts": "--internal-host",
-    "display": "--truncate",
-    "skip": "--skip",
-    "file_extensions": "--file-extensions",
-    "preset": "--preset",
-    "link_class": "--class",
-}
+# The flag of each keyword argument a library error names (OptionError.option),
+# from the options' tables (D136): a combination the parser let through is
+# reported with its flag.
+_FLAG_OF = {**FINDER_OPTIONS.flags(), **LINKIFIER_OPTIONS.flags(), "skip": "--skip", "preset": "--preset"}
+# The Finder's switches that are flags of their own (off by default: the flag turns one on).
+_SWITCHES = tuple(FINDER_OPTIONS.by_name[name] for name in SWITCHES)
 
 
 def _usage_error(parser: argparse.ArgumentParser, exc: Exception) -> NoReturn:
@@ -202,18 +188,12 @@ def _prepare(args: argparse.Namespace) -> None:
     policy = None if args.policy is None else _POLICIES[args.policy]()
     linkifying = args.command == "linkify"
     try:
-        # Detection leaves out the policy's file extensions, as linkify's keyword options do (D27, D65).
         args.finder = _finder_of(
             args,
-            policy,
             urls=linkifying or args.only != "emails",  # (linkify: kinds says, below)
             emails=linkifying or args.only != "urls",
             schemes=DEFAULT_SCHEMES if args.schemes is None else args.schemes,
-            require_scheme=args.require_scheme,
             known_tlds=known_tlds,
-            bare_ipv4=args.bare_ipv4,
-            bare_localhost=args.bare_localhost,
-            single_label_hosts=args.single_label_hosts,
             unicode_version=args.unicode_version,
         )
     except (OptionError, TLDListError, TypeError) as exc:
@@ -276,18 +256,17 @@ def _prepare(args: argparse.Namespace) -> None:
         _usage_error(parser, exc)
 
 
-def _finder_of(args: argparse.Namespace, policy: Policy | None, **options: Any) -> Finder:
+def _finder_of(args: argparse.Namespace, **options: Any) -> Finder:
     """The Finder of the options, ``--preset`` and ``--file-extensions`` (D97:
-    one switch for file names, the same in every command; a policy's own
-    list, if it has one, is what linkify detects with)."""
-    if args.cjk_prose:
-        options["cjk_prose"] = True
+    one switch for file names, the same in every command, whatever the
+    policy: a policy judges what is found, D65)."""
+    for switch in _SWITCHES:
+        if getattr(args, switch.name, False):  # (check has --cjk-prose alone)
+            options[switch.name] = True
     if args.file_extensions is not None:
         options["file_extensions"] = args.file_extensions
     if args.preset is not None:
         options["preset"] = args.preset
-    if policy is not None:
-        options = dict(with_policy_extensions(options, policy, "uts58"))  # (as linkify does, D97)
     preset = options.pop("preset", None)
     return Finder(**options) if preset is None else Finder.preset(preset, **options)
 
@@ -315,12 +294,14 @@ def _file_name_options(g: argparse._ArgumentGroup) -> None:
         help="comma-separated TLDs whose bare names are files (default: py,rs,ts,sh,target,… see uts58.detect.evidence."
         "CODE_TLDS); none for no such TLD; names under other TLDs are still judged by what the text shows",
     )
-    g.add_argument(
-        "--cjk-prose",
-        action="store_true",
-        help="Chinese or Japanese without spaces around links: end a URL's path at ideographic punctuation"
-        " before CJK text, start an address after the CJK text glued to it",
-    )
+    _switch(g, "cjk_prose")
+
+
+def _switch(g: argparse._ArgumentGroup, name: str) -> None:
+    """A Finder switch as its flag, with its table's text (D136)."""
+    option = FINDER_OPTIONS.by_name[name]
+    assert option.flag is not None  # (a switch of SWITCHES)
+    g.add_argument(option.flag, action="store_true", help=option.doc)
 
 
 def _detection_options(p: argparse.ArgumentParser, *, linkify: bool) -> None:
@@ -335,20 +316,15 @@ def _detection_options(p: argparse.ArgumentParser, *, linkify: bool) -> None:
         help="comma-separated schemes recognized when written (default: ftp,http,https; mailto goes with email"
         " addresses); never javascript, data, vbscript or file",
     )
-    g.add_argument("--require-scheme", action="store_true", help="URLs only when written with a scheme")
+    _switch(g, "require_scheme")
     g.add_argument(
         "--tlds",
         metavar="FILE",
         help="accept these TLDs without a scheme instead of the bundled set: an IANA tlds-alpha-by-domain.txt or"
         " a Public Suffix List, read as `uts58 tlds --file` reads it (- is standard input, unless it is the input)",
     )
-    g.add_argument(
-        "--bare-ipv4", action="store_true", help="IPv4 addresses without a scheme, when a port or path follows"
-    )
-    g.add_argument("--bare-localhost", action="store_true", help="localhost:PORT without a scheme")
-    g.add_argument(
-        "--single-label-hosts", action="store_true", help="one-label hosts after a scheme (http://intranet/)"
-    )
+    for name in ("bare_ipv4", "bare_localhost", "single_label_hosts"):
+        _switch(g, name)
     if linkify:
         g.add_argument("--policy", choices=tuple(_POLICIES), default="default", help="§8 checks (default: %(default)s)")
     else:
@@ -356,7 +332,7 @@ def _detection_options(p: argparse.ArgumentParser, *, linkify: bool) -> None:
             "--policy",
             choices=tuple(_POLICIES),
             help="leave out the links this §8 policy refuses, as linkify does (default: report every link"
-            " detection finds; none also reports file-extension TLDs such as helpers.py)",
+            " detection finds; which names are files is --preset's and --file-extensions' to say)",
         )
 
 

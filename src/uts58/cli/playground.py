@@ -27,12 +27,12 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..detect.options import PRESETS
+from ..detect.options import PRESETS, SWITCHES
 from ..errors import OptionError, about
 from ..output.display import DisplayOptions
 from ..output.linkifier import Linkifier
 from ..output.offsets import link_offsets, unit_length
-from ..output.policy import Policy, check_link
+from ..output.policy import NAMED_POLICIES, Policy, check_link
 from ..spec.email import format_email
 from ..spec.formatting import format_url
 from ..unicode.properties import DEFAULT_UNICODE_VERSION, available_versions
@@ -65,9 +65,9 @@ LIMITS: dict[str, int] = {
     "truncate": 10_000,
 }
 MAX_BODY = LIMITS["body_bytes"]  # (bytes of a request's body: the server reads no more)
-POLICIES = {"default": Policy.default, "strict": Policy.strict, "none": Policy.none}
+POLICIES = NAMED_POLICIES
 _LOCATIONS = ("end", "middle", "smart")
-_FLAGS = ("require_scheme", "bare_ipv4", "bare_localhost", "single_label_hosts", "cjk_prose")
+_FLAGS = SWITCHES
 # Every field a links request may have (D130: any other is refused by name).
 _FIELDS = frozenset(
     {"text", "schemes", "unicode_version", "policy", "preset", "truncate", "truncate_location", "strip_prefix", *_FLAGS}
@@ -188,7 +188,7 @@ def _display(request: Mapping[str, Any]) -> DisplayOptions | None:
 
 def _linkifier(request: Mapping[str, Any]) -> tuple[Linkifier, Policy]:
     """The Linkifier of the request's options, made as ``uts58 linkify``
-    makes it: the policy's file extensions unless a preset says (D97)."""
+    makes it: one finder of the detection options, whatever the policy (D65)."""
     policy = POLICIES[_choice(request, "policy", tuple(POLICIES), "default")]()
     detection: dict[str, Any] = {name: _flag(request, name) for name in _FLAGS}
     detection["schemes"] = _schemes(request)

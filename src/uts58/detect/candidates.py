@@ -18,20 +18,23 @@ from functools import cache, lru_cache
 
 from ..base.regex import char_class
 from ..hosts.domains import LABEL_SEPARATORS, PATH_START, DomainRules, HostPatterns, host_span
+from ..unicode.parts import IDEOGRAPHIC_FULL_STOPS
 from ..unicode.properties import table_module
 from .link import Host, HostKind, _host
 
 # What ends userinfo (besides a space and "@"); no host character is one of them.
 _USERINFO_ENDS = frozenset("/?#\\[]")
 _USERINFO = re.compile("[^\\s@" + re.escape("".join(sorted(_USERINFO_ENDS))) + "]*@")
-_SEPARATOR_SPLIT = re.compile("([.\u3002\uff0e\uff61])")
-_SEPARATOR = re.compile("[.\u3002\uff0e\uff61]")
+_SEPARATOR_SPLIT = re.compile("([" + LABEL_SEPARATORS + "])")
+_SEPARATOR = re.compile("[" + LABEL_SEPARATORS + "]")
 _SCHEME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-."
 _SCHEME_CHAR = frozenset(_SCHEME_CHARS)
 # A scheme is a word of its own: no letter, digit, '+' or '-' just before it
 # ("xhttp://" is not http); a '.' may be ("site.https://…" lacks a space).
 _BEFORE_SCHEME = _SCHEME_CHAR - {"."}
-_IDEOGRAPHIC_STOPS = "\u3002\uff61\uff0e"  # (the label separators beyond ASCII: the C scan's view of them)
+_IDEOGRAPHIC_STOPS = LABEL_SEPARATORS.replace(".", "")  # (the label separators beyond ASCII: the C scan's view of them)
+# The separators that are dots and no sentence's end ("." and "．").
+_DOTS = "".join(c for c in LABEL_SEPARATORS if c not in IDEOGRAPHIC_FULL_STOPS)
 _IDEOGRAPHIC_STOP = re.compile("[" + _IDEOGRAPHIC_STOPS + "]")
 _CJK_RANGES = (
     *((0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3040, 0x30FF), (0x3100, 0x318F), (0x31A0, 0x31FF)),

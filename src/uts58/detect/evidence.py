@@ -3,8 +3,8 @@
 A name written without a scheme, ``www.`` or a path (``onet.pl``,
 ``README.md``, ``config.h.in``) is a domain to UTS #58 when its last label
 is a TLD; the standard leaves which of them to link to the implementation
-(§2, §3.2).  D56 refused every two-label name under 45 TLDs that are also
-file extensions; that gave technical text its precision and took away
+(§2, §3.2).  Refusing every two-label name under 45 TLDs that are also
+file extensions (the ``technical`` preset) gave technical text its precision and took away
 ``onet.pl``, ``flipkart.in`` and ``jane.dev`` from everyone else.  D97
 keeps a short list of TLDs that are files or identifiers in every genre
 (:data:`CODE_TLDS`: ``main.py``, ``network.target``, ``user.name``) and

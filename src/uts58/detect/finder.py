@@ -16,25 +16,15 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..base.checks import check_str, given_alone
-from ..errors import OptionError, about
-from ..hosts.domains import LABEL_SEPARATORS, normalize_tlds
+from ..errors import OptionError
+from ..hosts.domains import LABEL_SEPARATORS, default_tlds, domain_rules
 from ..kernels import Scan, c_module, candidate_scan
-from ..unicode.properties import DEFAULT_UNICODE_VERSION, link_properties
+from ..unicode.properties import DEFAULT_UNICODE_VERSION
 from .addresses import PLACEHOLDER_RULE, address_rule
 from .candidates import _rejected_run, cjk_boundary_host, passed_over
-from .evidence import CODE_TLDS, name_rule, placeholder
+from .evidence import name_rule, placeholder
 from .link import Kind, Link, _detected_link
-from .options import (
-    _DEFAULTS,
-    _FLAGS,
-    DEFAULT_SCHEMES,
-    OPTION_NAMES,
-    PRESETS,
-    FinderOptions,
-    _check_names,
-    file_extension_set,
-    scheme_set,
-)
+from .options import DEFAULT_SCHEMES, FINDER_OPTIONS, PRESETS, FinderOptions
 from .plan import Plan, compile_plan
 from .scanner import _NO_LINKS, _link_of, _place_of, _Scanner
 
@@ -50,6 +40,7 @@ __all__ = [
     "Link",
     "Refusal",
     "Span",
+    "adjust_cjk_start",
     "find_emails",
     "find_links",
     "find_urls",
@@ -167,40 +158,25 @@ class Finder:
         cjk_prose: bool = False,
         cjk_boundary: bool = False,
     ) -> None:
-        flags = (
-            *(urls, emails, require_scheme, bare_ipv4, bare_localhost, single_label_hosts),
-            *(file_names, bare_domains, cjk_prose, cjk_boundary),
-        )
-        for name, flag in zip(_FLAGS, flags, strict=True):
-            if not isinstance(flag, bool):
-                raise TypeError(f"{name} must be bool, not {type(flag).__name__}")
-        wanted = scheme_set(schemes)
-        tlds = None if known_tlds is None else normalize_tlds(known_tlds)
-        with about("unicode_version"):
-            props = link_properties(unicode_version)
-        with about("file_extensions"):
-            extensions = CODE_TLDS if file_extensions is None else file_extension_set(file_extensions)
-        values = (*flags[:2], wanted, require_scheme, tlds, *flags[3:6], extensions, props.version, *flags[6:])
-        _fill(self, values)
+        _fill(self, FINDER_OPTIONS.checked(locals()))  # (the signature's names are the table's: D136)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The options only: what they make is built again where it arrives.
-        return _restore, (tuple(getattr(self, name) for name in OPTION_NAMES),)
+        return _restore, (tuple(getattr(self, name) for name in FINDER_OPTIONS.names),)
 
     def __repr__(self) -> str:
-        changed = []
-        for name in OPTION_NAMES:
-            value = getattr(self, name)
-            if value != _DEFAULTS.get(name):
-                shown = tuple(sorted(value)) if isinstance(value, frozenset) else value
-                changed.append(f"{name}={shown!r}")
-        return f"Finder({', '.join(changed)})"
+        changed = FINDER_OPTIONS.changed({name: getattr(self, name) for name in FINDER_OPTIONS.names})
+        shown = (
+            f"{name}={tuple(sorted(value)) if isinstance(value, frozenset) else value!r}"
+            for name, value in changed.items()
+        )
+        return f"Finder({', '.join(shown)})"
 
     @classmethod
     def preset(cls, name: str, **changes: Unpack[FinderOptions]) -> Finder:
         """A finder of a named option set (:data:`PRESETS`), with ``changes``:
         ``"technical"`` (every TLD that is also a file extension needs a
-        scheme, ``www.`` or a path: change logs, code review, D56),
+        scheme, ``www.`` or a path: change logs, code review, D97),
         ``"gfm"`` (GitHub's autolinks: a scheme or ``www.``, and emails),
         ``"all"`` (no file-name judgement).
 
@@ -211,7 +187,7 @@ class Finder:
             raise TypeError(f"name must be str, not {type(name).__name__}")
         if name not in PRESETS:
             raise OptionError(f"preset: {name!r} is not one of {', '.join(sorted(PRESETS))}", option="preset")
-        _check_names(changes, "preset")
+        FINDER_OPTIONS.refuse_unknown(changes, "preset")
         return cls(**{**PRESETS[name], **changes})
 
     @property
@@ -226,14 +202,14 @@ class Finder:
 
     def with_options(self, **changes: Unpack[FinderOptions]) -> Finder:
         """A finder with some options changed: ``finder.with_options(bare_ipv4=True)``."""
-        current: dict[str, Any] = {name: getattr(self, name) for name in OPTION_NAMES}
+        current: dict[str, Any] = {name: getattr(self, name) for name in FINDER_OPTIONS.names}
         if "preset" in changes:
             # (the preset's options over the current ones, then the other changes)
             preset = changes.pop("preset")
             if not isinstance(preset, str) or preset not in PRESETS:
                 Finder.preset(preset)  # (its TypeError or OptionError)
             current.update(PRESETS[preset])
-        _check_names(changes, "with_options")
+        FINDER_OPTIONS.refuse_unknown(changes, "with_options")
         return Finder(**{**current, **changes})
 
     def find_links(self, text: str) -> Iterator[Link]:
@@ -291,22 +267,46 @@ class Finder:
         return [link.as_dict() for link in self.find_links(text)]
 
 
-def cjk_boundary_link(finder: Finder, text: str, link: Link) -> Link | None:
-    """§8 (D107): the scheme-less URL ``link`` of ``finder`` started at its
-    last CJK boundary, as the scan does it under ``cjk_boundary``; None when
-    its host is then invalid (with the finder's TLDs)."""
-    start, host = cjk_boundary_host(text, link.start, link.end, link.host, link.unicode_version, finder._plan.rules)
+def adjust_cjk_start(text: str, link: Link) -> Link | None:
+    """UTS #58 §8: move the start of a scheme-less URL so that its host does
+    not hold two adjacent characters of which one is ideographic or complex
+    context (Line_Break ID, CJ, SA) and the other is not.  Returns the
+    adjusted link, the same link when nothing moves, or None when what is
+    left is not a valid domain (with the TLDs of ``link.finder``; a
+    hand-built link's, D64, with the default TLDs).  What
+    ``Finder(cjk_boundary=True)`` does to every link it finds (D107): for
+    links found without it.
+
+    >>> text = "ウェブサイトはexample.com です。"
+    >>> adjust_cjk_start(text, next(find_links(text))).text
+    'example.com'
+    """
+    if link.kind != "url" or link.scheme is not None:
+        return link
+    finder, version = link.finder, link.unicode_version
+    rules = domain_rules(default_tlds(), version) if finder is None else finder._plan.rules
+    start, host = cjk_boundary_host(text, link.start, link.end, link.host, version, rules)
     if host is None:
         return None
     if start == link.start:
         return link
-    return _detected_link(finder, start, link.end, "url", text[start : link.end], None, host)
+    if finder is not None:
+        return _detected_link(finder, start, link.end, "url", text[start : link.end], None, host)
+    return Link(
+        start,
+        link.end,
+        "url",
+        text[start : link.end],
+        None,
+        host.unicode,
+        ascii_host=host.ascii,
+        unicode_version=version,
+    )
 
 
-def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
+def _fill(finder: Finder, options: dict[str, Any]) -> None:
     """Set the (checked, normalized) options of ``finder`` and compile its
     plan: once per finder (an unpickled one too: it is constructed again)."""
-    options = dict(zip(OPTION_NAMES, values, strict=True))
     for name, value in options.items():
         object.__setattr__(finder, name, value)  # (a frozen dataclass: its __init__ alone sets fields)
     object.__setattr__(finder, "_plan", compile_plan(**options))
@@ -315,9 +315,10 @@ def _fill(finder: Finder, values: tuple[Any, ...]) -> None:
 def _restore(values: tuple[Any, ...]) -> Finder:
     """Unpickling: the options go through the constructor's checks again (a
     crafted pickle may not name ``javascript`` among the schemes)."""
-    if not isinstance(values, tuple) or len(values) != len(OPTION_NAMES):
-        raise TypeError(f"a pickled Finder holds {len(OPTION_NAMES)} options")
-    return Finder(**dict(zip(OPTION_NAMES, values, strict=True)))
+    names = FINDER_OPTIONS.names
+    if not isinstance(values, tuple) or len(values) != len(names):
+        raise TypeError(f"a pickled Finder holds {len(names)} options")
+    return Finder(**dict(zip(names, values, strict=True)))
 
 
 # Types whose values make a cache key as they are (a set or a list is
@@ -346,7 +347,7 @@ def finder_for(options: Mapping[str, Any], caller: str = "find_links") -> Finder
     An unknown option is a TypeError naming it."""
     if not options:
         return _cached_finder(())  # (issue 14: the common call, without sorting or hashing a key)
-    _check_names({name: None for name in options if name != "preset"}, caller)
+    FINDER_OPTIONS.refuse_unknown(options, caller, also=("preset",))
     if all(type(value) in _KEY_TYPES for value in options.values()):
         # (the type is in the key: True and 1 are equal, but 1 is refused)
         key = tuple(sorted((name, type(value), value) for name, value in options.items()))
@@ -364,7 +365,7 @@ def resolve_finder(finder: object, options: Mapping[str, Any], caller: str) -> F
     once is an OptionError (D62); a finder that is not one a TypeError."""
     if finder is None:
         return finder_for(options, caller)
-    _check_names(options, caller)
+    FINDER_OPTIONS.refuse_unknown(options, caller)
     return given_alone(finder, Finder, "finder", options, caller, "detection options")
 
 

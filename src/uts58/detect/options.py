@@ -7,14 +7,16 @@ sets (schemes, file extensions).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, TypedDict
 
 from ..base.checks import check_str
+from ..base.options import Option, Options, check_bool
 from ..errors import OptionError
-from ..hosts.domains import FILE_EXTENSION_TLDS
+from ..hosts.domains import FILE_EXTENSION_TLDS, normalize_tlds
 from ..spec.formatting import SPECIAL_SCHEMES
-from ..unicode.properties import DEFAULT_UNICODE_VERSION
+from ..unicode.parts import LABEL_SEPARATORS
+from ..unicode.properties import DEFAULT_UNICODE_VERSION, link_properties
 from .evidence import CODE_TLDS
 
 DEFAULT_SCHEMES = frozenset({"http", "https", "ftp"})
@@ -24,8 +26,11 @@ _SCHEME_SYNTAX = re.compile(r"[a-z][a-z0-9+.\-]*")  # RFC 3986 §3.1
 
 
 class DetectionOptions(TypedDict, total=False):
-    """The detection options that every entry point takes as keyword
-    arguments, for type checkers (a misspelt option is an error)."""
+    """The detection keywords of :func:`uts58.linkify` and the adapters, for
+    type checkers (a misspelt option is an error): the options of
+    :class:`Finder` but ``urls`` and ``emails`` (which ``kinds`` says), and
+    ``preset`` (:meth:`Finder.preset`).  ``tests/unit/test_options.py``
+    checks it against :data:`FINDER_OPTIONS`."""
 
     schemes: Iterable[str]
     require_scheme: bool
@@ -33,15 +38,8 @@ class DetectionOptions(TypedDict, total=False):
     bare_ipv4: bool
     bare_localhost: bool
     single_label_hosts: bool
-    unicode_version: str
-
-
-class LinkifyOptions(DetectionOptions, total=False):
-    """The detection options :func:`uts58.linkify` and the adapters take as
-    keyword arguments: those of :class:`Finder` but ``urls`` and ``emails``
-    (which ``kinds`` says), and ``preset`` (:meth:`Finder.preset`)."""
-
     file_extensions: Iterable[str] | None
+    unicode_version: str
     file_names: bool
     bare_domains: bool
     cjk_prose: bool
@@ -49,7 +47,7 @@ class LinkifyOptions(DetectionOptions, total=False):
     preset: str
 
 
-class FinderOptions(LinkifyOptions, total=False):
+class FinderOptions(DetectionOptions, total=False):
     """The keyword arguments of :func:`find_links` (and of :class:`Finder`),
     for type checkers: a misspelt option is an error (``requires_scheme=``)."""
 
@@ -57,60 +55,95 @@ class FinderOptions(LinkifyOptions, total=False):
     emails: bool
 
 
-OPTION_NAMES = (
-    "urls",
-    "emails",
-    "schemes",
-    "require_scheme",
-    "known_tlds",
-    "bare_ipv4",
-    "bare_localhost",
-    "single_label_hosts",
-    "file_extensions",
-    "unicode_version",
-    "file_names",
-    "bare_domains",
-    "cjk_prose",
-    "cjk_boundary",
+def _tld_set(tlds: object) -> frozenset[str] | None:
+    return None if tlds is None else normalize_tlds(tlds)  # type: ignore[arg-type]
+
+
+def _version(version: object) -> str:
+    return link_properties(version).version  # type: ignore[arg-type]
+
+
+def _extensions(names: object) -> frozenset[str]:
+    return CODE_TLDS if names is None else file_extension_set(names)
+
+
+# Each option of a Finder, once (D136): its default, its check, its flag.
+FINDER_OPTIONS = Options(
+    "Finder",
+    (
+        Option("urls", True, check_bool("urls"), None, "report URLs"),
+        Option("emails", True, check_bool("emails"), None, "report email addresses"),
+        Option(
+            "schemes",
+            DEFAULT_SCHEMES,
+            lambda schemes: scheme_set(schemes),
+            "--schemes",
+            "the schemes recognized when written",
+        ),
+        Option(
+            "require_scheme",
+            False,
+            check_bool("require_scheme"),
+            "--require-scheme",
+            "URLs only when written with a scheme",
+        ),
+        Option("known_tlds", None, _tld_set, "--tlds", "the TLDs accepted without a scheme (None: the bundled set)"),
+        Option(
+            "bare_ipv4",
+            False,
+            check_bool("bare_ipv4"),
+            "--bare-ipv4",
+            "IPv4 addresses without a scheme, when a port or path follows",
+        ),
+        Option(
+            "bare_localhost", False, check_bool("bare_localhost"), "--bare-localhost", "localhost:PORT without a scheme"
+        ),
+        Option(
+            "single_label_hosts",
+            False,
+            check_bool("single_label_hosts"),
+            "--single-label-hosts",
+            "one-label hosts after a scheme (http://intranet/)",
+        ),
+        Option(
+            "file_extensions",
+            None,
+            _extensions,
+            "--file-extensions",
+            "TLDs whose bare names are files (None: CODE_TLDS)",
+        ),
+        Option("unicode_version", DEFAULT_UNICODE_VERSION, _version, "--unicode-version", "of the property data"),
+        Option("file_names", True, check_bool("file_names"), None, "judge bare names by what the text shows (D97)"),
+        Option("bare_domains", True, check_bool("bare_domains"), None, "link domains without a scheme or www."),
+        Option(
+            "cjk_prose",
+            False,
+            check_bool("cjk_prose"),
+            "--cjk-prose",
+            "Chinese or Japanese without spaces around links: end a URL's path at ideographic punctuation"
+            " before CJK text, start an address after the CJK text glued to it",
+        ),
+        Option(
+            "cjk_boundary",
+            False,
+            check_bool("cjk_boundary"),
+            None,
+            "start a bare domain at the last change between CJK and other letters (D107)",
+        ),
+    ),
 )
-_FLAGS = (
-    "urls",
-    "emails",
-    "require_scheme",
-    "bare_ipv4",
-    "bare_localhost",
-    "single_label_hosts",
-    "file_names",
-    "bare_domains",
-    "cjk_prose",
-    "cjk_boundary",
-)
+# The Finder's switches that a flag turns on (the command line's, the playground's fields).
+SWITCHES = tuple(option.name for option in FINDER_OPTIONS if option.flag is not None and option.default is False)
 # Named option sets (D97): Finder.preset(name).
 PRESETS: dict[str, dict[str, Any]] = {
     # Technical text (change logs, code review, manuals): every TLD that is
-    # also a common file extension needs a scheme, "www." or a path (D56).
+    # also a common file extension needs a scheme, "www." or a path (D97).
     "technical": {"file_extensions": FILE_EXTENSION_TLDS},
     # GitHub-flavoured Markdown's autolinks: URLs with a scheme, names
     # starting "www.", and email addresses; no other bare domain.
     "gfm": {"bare_domains": False},
     # Everything UTS #58 and the TLD set accept: no file-name judgement.
     "all": {"file_extensions": (), "file_names": False},
-}
-_DEFAULTS: dict[str, object] = {
-    "urls": True,
-    "emails": True,
-    "schemes": DEFAULT_SCHEMES,
-    "require_scheme": False,
-    "known_tlds": None,
-    "bare_ipv4": False,
-    "bare_localhost": False,
-    "single_label_hosts": False,
-    "file_extensions": CODE_TLDS,
-    "unicode_version": DEFAULT_UNICODE_VERSION,
-    "file_names": True,
-    "bare_domains": True,
-    "cjk_prose": False,
-    "cjk_boundary": False,
 }
 
 
@@ -133,14 +166,8 @@ def scheme_set(schemes: object) -> frozenset[str]:
     return wanted - {"mailto"}  # mailto: goes with email addresses, always
 
 
-def _check_names(options: Mapping[str, object], caller: str) -> None:
-    for name in options:
-        if name not in _DEFAULTS:
-            raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
-
-
-_PREFILTER = re.compile("[.@\u3002\uff0e\uff61]|://")
-_PREFILTER_COLON = re.compile("[.@:\u3002\uff0e\uff61]")
+_PREFILTER = re.compile("[@" + LABEL_SEPARATORS + "]|://")
+_PREFILTER_COLON = re.compile("[@:" + LABEL_SEPARATORS + "]")
 
 
 def prefilter(schemes: Iterable[str], bare_localhost: bool = False) -> re.Pattern[str]:

@@ -29,6 +29,7 @@ from .candidates import (
     _BEFORE_SCHEME,
     _CIDR_SUFFIX,
     _CJK_CLAUSE_END,
+    _DOTS,
     _DOTTED_QUAD,
     _GLUED_AFTER,
     _GLUED_BEFORE,
@@ -408,7 +409,7 @@ class _Scanner(Generic[_T]):
             s = a
             while s < b and text[s] in LABEL_SEPARATORS:
                 s += 1  # (a run of separators can reach b: "http://[::1]/xa.com")
-            if s == b or self._glued_before(a) or (s > a and any(text[k] in ".\uff0e" for k in range(a, s))):
+            if s == b or self._glued_before(a) or (s > a and any(text[k] in _DOTS for k in range(a, s))):
                 # D51: after a path or identifier character, or a name that
                 # starts with a dot (".bashrc", "*.links.in"): not a domain.
                 continue

@@ -26,11 +26,12 @@ from functools import cache
 from pathlib import Path
 
 from ..base.regex import char_class
+from ..unicode.parts import LABEL_SEPARATORS
 from .whatwg import idna_to_unicode
 
 __all__ = ["Bridge", "bridge", "may_apply", "serves", "to_ascii", "to_unicode"]
 
-_SEPARATOR = re.compile("[.\u3002\uff0e\uff61]")  # (hosts.LABEL_SEPARATORS, UTS #46 §2.3)
+_SEPARATOR = re.compile("[" + LABEL_SEPARATORS + "]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _MAX_LABEL = 63  # octets of an A-label (RFC 1035)
 _JOINERS = ("\u200c", "\u200d")  # CONTEXTJ needs Joining_Type, which no table here has: refused

@@ -27,6 +27,7 @@ from ..base.caches import bounded
 from ..base.regex import char_class
 from ..errors import TLDListError
 from ..kernels import c_module
+from ..unicode.parts import IDEOGRAPHIC_FULL_STOPS, LABEL_SEPARATORS
 from ..unicode.properties import DEFAULT_UNICODE_VERSION, LinkProperties
 from ._idna_bridge import may_apply as bridge_may_apply
 from ._idna_bridge import serves as bridge_serves
@@ -48,7 +49,7 @@ __all__ = [
     "run_start",
 ]
 
-# D56 (superseded by D97, kept as the "technical" preset of Finder): TLDs that
+# The "technical" preset of Finder (D97): TLDs that
 # in technical text are far more often a file extension, a
 # unit or configuration suffix or a field name than a website: on 59 MB of
 # Debian documentation, manual pages and changelogs in 32 languages
@@ -61,8 +62,6 @@ FILE_EXTENSION_TLDS = frozenset(
     "network new pid pl pm property ps py rs services sh so tab target ts vc zip".split()
 )
 
-# UTS #46 §2.3: the full stop and its ideographic and fullwidth variants.
-LABEL_SEPARATORS = ".\u3002\uff0e\uff61"
 _SEPARATOR = re.compile("[" + LABEL_SEPARATORS + "]")
 _MAX_LABEL, _MAX_DOMAIN = 63, 253  # octets of the A-label form (RFC 1035)
 # The host-validation cache of each DomainRules (issue 14): its entries, and
@@ -427,7 +426,7 @@ class DomainRules:
         # words around it.  An ASCII TLD followed at once by non-ASCII letters
         # ends there ("example.com了解"), and an ideographic full stop that makes
         # the domain invalid ends the sentence, not the domain ("example.com。谢谢").
-        stop = max(name.rfind("\u3002"), name.rfind("\uff61"))
+        stop = max(name.rfind(c) for c in IDEOGRAPHIC_FULL_STOPS)
         for cut in (name, name[:stop] if stop > 0 else ""):
             last = max(cut.rfind(c) for c in LABEL_SEPARATORS) + 1
             m = _LEADING_LETTERS.match(cut, last)

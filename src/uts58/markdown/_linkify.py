@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..base.caches import bounded
 from ..base.checks import check_str, given_alone
-from ..detect.finder import Finder, finder_for, resolve_finder
+from ..detect.finder import Finder, resolve_finder
 from ..detect.options import prefilter
 from ..errors import OptionError
 from ..hosts.domains import normalize_tlds
 from ..output.anchor import Anchor
-from ..output.linkifier import Linkifier, LinkifyOptions, OutputOptions
+from ..output.linkifier import DetectionOptions, Linkifier, OutputOptions
 from ..output.linkify_it import LinkifyItMatch
-from ..output.policy import Policy, escape_bidi_controls, with_policy_extensions
+from ..output.policy import Policy, escape_bidi_controls
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -30,7 +30,7 @@ __all__ = ["Linkify", "LinkifyItOptions"]
 _OPTIONS = ("fuzzy_link", "fuzzy_email", "fuzzy_ip", "---")
 
 
-class LinkifyItOptions(LinkifyOptions, OutputOptions, total=False):
+class LinkifyItOptions(DetectionOptions, OutputOptions, total=False):
     """The options :class:`Linkify` takes as keyword arguments: detection
     options (the TLDs come with :meth:`Linkify.tlds`; any option with
     ``finder=``), ``urls`` and ``emails``, and the output options of
@@ -45,7 +45,7 @@ class LinkifyItOptions(LinkifyOptions, OutputOptions, total=False):
 # The options that go to the Linkifier (markdown-it writes the HTML: no format).
 _OUTPUT_NAMES = frozenset(OutputOptions.__annotations__) - {"format"}
 # (the TLDs come with Linkify.tlds, as in linkify-it-py)
-_DETECTION_NAMES = frozenset(LinkifyOptions.__annotations__) - {"known_tlds"} | {"urls", "emails"}
+_DETECTION_NAMES = frozenset(DetectionOptions.__annotations__) - {"known_tlds"} | {"urls", "emails"}
 
 
 class _Found:
@@ -84,8 +84,7 @@ class Linkify:
     ``policy`` is the §8 :class:`~uts58.Policy` (default :meth:`Policy.default`);
     ``finder`` the :class:`uts58.Finder` that detects, or its options as
     keyword arguments (``schemes``, ``require_scheme``, ``urls``,
-    ``emails``, ``unicode_version``; detection then leaves out the policy's
-    ``file_extensions``, as :func:`uts58.linkify` does), not both (D62).  :meth:`set`, :meth:`tlds`
+    ``emails``, ``unicode_version``), not both (D62).  :meth:`set`, :meth:`tlds`
     and :meth:`add` change the finder (:attr:`finder`).  Each source string
     is scanned once (the last few are kept), however often it is asked.
 
@@ -115,15 +114,7 @@ class Linkify:
         self._policy = Policy.default() if policy is None else policy
         if not isinstance(self._policy, Policy):
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-        # Without a finder, detection takes the policy's file extensions if it
-        # has its own (D27, D97).
-        self._follow_policy = finder is None
-        if finder is None:
-            # (the file extensions of the options alone, for a policy without its own)
-            self._own_extensions = finder_for(detection, "Linkify").file_extensions
-            self._finder = finder_for(with_policy_extensions(detection, self._policy, "Linkify"), "Linkify")
-        else:
-            self._finder = resolve_finder(finder, detection, "Linkify")
+        self._finder = resolve_finder(finder, detection, "Linkify")
         # The output options, checked now (a Linkifier made of them and the finder).
         self._output = {"link_text": "original", **output}
         self._fuzzy_email = True
@@ -145,16 +136,13 @@ class Linkify:
     def policy(self, policy: Policy) -> None:
         if not isinstance(policy, Policy):
             raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-        self._policy = policy
-        if self._follow_policy:
-            own = policy.file_extensions
-            self._finder = self._finder.with_options(file_extensions=self._own_extensions if own is None else own)
+        self._policy = policy  # (it judges what the same finder finds, D65)
         self._changed()
 
     @property
     def finder(self) -> Finder:
         """The :class:`uts58.Finder` that detects (assigning one forgets
-        what was found; its ``file_extensions`` then stand)."""
+        what was found)."""
         return self._finder
 
     @finder.setter
@@ -162,7 +150,6 @@ class Linkify:
         if not isinstance(finder, Finder):
             raise TypeError(f"finder must be a uts58.Finder, not {type(finder).__name__}")
         self._finder = finder
-        self._follow_policy = False
         self._changed()
 
     def _with(self, **changes: Any) -> None:

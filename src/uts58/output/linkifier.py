@@ -21,12 +21,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from functools import cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..base.caches import bounded, options_key
 from ..base.checks import check_str, given_alone
-from ..detect.finder import Finder, Link, finder_for
-from ..detect.options import OPTION_NAMES, PRESETS, LinkifyOptions
+from ..detect.finder import Finder, Link, finder_for, resolve_finder
+from ..detect.options import FINDER_OPTIONS, PRESETS, DetectionOptions
 from ..errors import OptionError, about
 from ..kernels import escape_html as _escape_html
 from .anchor import (
@@ -35,13 +35,13 @@ from .anchor import (
     LinkAttributes,
     apply_callback,
     attributes_html,
-    check_callback,
     link_attributes,
     shown,
 )
-from .display import DisplayOptions, check_display
+from .display import DisplayOptions
 from .markdown_text import escape_text, markdown_link
-from .policy import Policy, admitted, policy_finder
+from .options import LINKIFIER_OPTIONS, LinkifierOptions, OutputOptions
+from .policy import Policy, admitted
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -51,73 +51,17 @@ elif TYPE_CHECKING:  # (typing_extensions is no run-time dependency: annotations
 __all__ = [
     "Anchor",
     "Callback",
+    "DetectionOptions",
     "LinkAttributes",
     "Linkifier",
     "LinkifierOptions",
-    "LinkifyOptions",
     "OutputOptions",
     "linkify",
 ]
 
 
-class OutputOptions(TypedDict, total=False):
-    """The options of what a :class:`Linkifier` writes (besides its finder and policy)."""
-
-    attrs: Mapping[str, str] | None
-    rel: str | None
-    target: str | None
-    external_only: bool
-    internal_hosts: Iterable[str]
-    rel_target_on: Literal["web", "all"]
-    callback: Callback | None
-    kinds: Iterable[str]
-    display: DisplayOptions | None
-    format: Literal["html", "markdown"]
-    link_text: Literal["display", "original"]
-    link_class: str | None
-
-
-class LinkifierOptions(LinkifyOptions, OutputOptions, total=False):
-    """The keyword arguments of :class:`Linkifier` and :func:`linkify` (and
-    of every adapter that takes them), for type checkers."""
-
-    finder: Finder | None
-    policy: Policy | None
-
-
-_DETECTION_NAMES = frozenset(LinkifyOptions.__annotations__)
-# The Linkifier's own options, in the order they are checked, shown and compared.
-_FIELDS = (
-    "format",
-    "link_text",
-    "callback",
-    "display",
-    "attrs",
-    "rel",
-    "target",
-    "external_only",
-    "internal_hosts",
-    "rel_target_on",
-    "kinds",
-    "policy",
-    "finder",
-    "link_class",
-)
-_DEFAULTS: dict[str, Any] = {
-    "format": "html",
-    "link_text": "display",
-    "callback": None,
-    "display": None,
-    "attrs": MappingProxyType({}),
-    "rel": None,
-    "target": None,
-    "external_only": False,
-    "internal_hosts": (),
-    "rel_target_on": "web",
-    "kinds": frozenset({"url", "email"}),
-    "policy": Policy.default(),
-    "link_class": None,
-}
+_DETECTION_NAMES = frozenset(DetectionOptions.__annotations__)
+_FIELDS = LINKIFIER_OPTIONS.names
 _UNSEEN = object()
 _NO_ATTRIBUTES: Mapping[str, str] = MappingProxyType({})
 # The function a user called, for the errors of the Linkifier it makes
@@ -167,6 +111,7 @@ class Linkifier:
     kinds: frozenset[str]
     policy: Policy
     finder: Finder
+    link_class: str | None
     # What the options make (not compared, hashed, shown or pickled).
     _attributes: LinkAttributes
     _shortening: DisplayOptions | None
@@ -192,66 +137,34 @@ class Linkifier:
         format: Literal["html", "markdown"] = "html",
         link_text: Literal["display", "original"] = "display",
         link_class: str | None = None,
-        **options: Unpack[LinkifyOptions],
+        **options: Unpack[DetectionOptions],
     ) -> None:
         caller = _CALLER.get()
-        if format not in ("html", "markdown"):
-            check_str(format, "format")
-            raise OptionError(f"format must be 'html' or 'markdown', not {format!r}", option="format")
-        if link_text not in ("display", "original"):
-            check_str(link_text, "link_text")
-            raise OptionError(f"link_text must be 'original' or 'display', not {link_text!r}", option="link_text")
-        check_callback(callback)
-        with about("display"):
-            shortening = None if display is None else check_display(display)
-        if not isinstance(internal_hosts, (str, bytes)) and isinstance(internal_hosts, Iterable):
-            internal_hosts = tuple(internal_hosts)
+        values = LINKIFIER_OPTIONS.checked(locals())  # (the signature's names are the table's: D136)
         attributes = link_attributes(
             attrs,
             rel=rel,
             target=target,
             external_only=external_only,
-            internal_hosts=internal_hosts,
+            internal_hosts=values["internal_hosts"],
             rel_target_on=rel_target_on,
             link_class=link_class,
             markdown=format == "markdown",
         )
-        if not isinstance(kinds, Iterable):
-            raise TypeError(f"kinds must be 'url', 'email' or an iterable of them, not {type(kinds).__name__}")
-        wanted = frozenset((kinds,) if isinstance(kinds, str) else kinds)
-        if not wanted <= {"url", "email"}:
-            raise OptionError(f"kinds must hold 'url' and/or 'email', not {sorted(wanted)}", option="kinds")
-        policy = Policy.default() if policy is None else policy
-        if not isinstance(policy, Policy):
-            raise TypeError(f"policy must be a uts58.Policy, not {type(policy).__name__}")
-        for name in options:  # (a name Linkifier does not take, before any is read)
-            if name not in _DETECTION_NAMES:
-                raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
+        LINKIFIER_OPTIONS.refuse_unknown(
+            (name for name in options if name not in _DETECTION_NAMES), caller
+        )  # (a name Linkifier does not take, before any is read)
         own = None if finder is not None else _own_options(options, caller)  # (normalized: iterators read once)
-        found_by = policy_finder(finder, options if own is None else own, policy, caller)
-        values: dict[str, Any] = {
-            "format": format,
-            "link_text": link_text,
-            "callback": callback,
-            "display": None if shortening is None else MappingProxyType(dict(shortening)),
-            "attrs": MappingProxyType(dict(attrs or {})),
-            "rel": rel,
-            "target": target,
-            "external_only": external_only,
-            "internal_hosts": internal_hosts,
-            "rel_target_on": rel_target_on,
-            "kinds": wanted,
-            "policy": policy,
-            "finder": found_by,
-            "link_class": link_class,
-        }
+        found_by = resolve_finder(finder, options if own is None else own, caller)
+        values["finder"] = found_by
         for name, value in values.items():
             object.__setattr__(self, name, value)
+        shortening = values["display"]
         object.__setattr__(self, "_attributes", attributes)
         object.__setattr__(self, "_shortening", shortening)
         object.__setattr__(self, "_schemes", found_by.schemes)
         object.__setattr__(self, "_keeps_text", link_text == "original" and shortening is None)
-        object.__setattr__(self, "_kinds_filter", wanted if len(wanted) < 2 else None)
+        object.__setattr__(self, "_kinds_filter", values["kinds"] if len(values["kinds"]) < 2 else None)
         object.__setattr__(self, "_detection", own)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -276,10 +189,11 @@ class Linkifier:
         return _restore, (self._options(),)
 
     def __repr__(self) -> str:
+        defaults = LINKIFIER_OPTIONS.defaults
         changed = [
             f"{name}={dict(value) if isinstance(value, MappingProxyType) else value!r}"
             for name, value in self._options().items()
-            if name == "finder" or value != _DEFAULTS.get(name)
+            if name == "finder" or value != defaults.get(name)
         ]
         return f"Linkifier({', '.join(changed)})"
 
@@ -298,9 +212,9 @@ class Linkifier:
     def with_options(self, **changes: Unpack[LinkifierOptions]) -> Linkifier:
         """A linkifier with some options changed, as if made with them:
         ``lk.with_options(rel="ugc", schemes={"ssh"})``.  A finder made of
-        options is made again (with a new ``policy``'s file extensions and
-        CJK boundary, D97, D107); a finder given takes the detection options
-        changed (``finder.with_options``)."""
+        options is made again of them and the changes; a finder given takes
+        the detection options changed (``finder.with_options``).  A new
+        ``policy`` judges what the same finder finds (D65)."""
         options = self._options()
         detection = {name: value for name, value in changes.items() if name in _DETECTION_NAMES}
         if "finder" in changes:
@@ -417,13 +331,12 @@ class Linkifier:
 def _own_options(options: Mapping[str, Any], caller: str) -> Mapping[str, Any]:
     """The detection options given, as a finder of them alone holds them
     (normalized: an iterator is read once), a preset's as if given one by
-    one (a preset says what file names are: the policy's list does not
-    replace its ``file_extensions``, D97)."""
+    one."""
     own = finder_for(options, caller)
     names = set(options) - {"preset"}
     if "preset" in options:
-        names |= {*PRESETS[options["preset"]], "file_extensions"}
-    return MappingProxyType({name: getattr(own, name) for name in OPTION_NAMES if name in names})
+        names |= set(PRESETS[options["preset"]])
+    return MappingProxyType({name: getattr(own, name) for name in FINDER_OPTIONS.names if name in names})
 
 
 def _restore(options: dict[str, Any]) -> Linkifier:
@@ -535,8 +448,7 @@ def linkify(text: str, **options: Unpack[LinkifierOptions]) -> str:
     * ``finder``: the :class:`uts58.Finder` that detects the links; or, as
       keyword arguments, ``schemes``, ``require_scheme``, ``known_tlds``,
       ``bare_ipv4``, ``bare_localhost``, ``single_label_hosts`` and
-      ``unicode_version`` (as for :func:`uts58.find_links`; detection then
-      also leaves out the policy's ``file_extensions``).  Not both (D62).
+      ``unicode_version`` (as for :func:`uts58.find_links`).  Not both (D62).
 
     The options are those of :class:`Linkifier` (a call with options uses
     one, made once for each distinct set of options).

@@ -17,25 +17,24 @@ import importlib
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Any, Literal
 
 from ..base.caches import bounded
-from ..detect.candidates import cjk_boundary_host
-from ..detect.finder import Finder, cjk_boundary_link, finder_for, resolve_finder
+from ..base.options import Option, Options, check_bool
+from ..detect.finder import Finder
 from ..detect.link import Link
 from ..detect.options import file_extension_set
 from ..errors import OptionError
-from ..hosts.domains import FILE_EXTENSION_TLDS, LABEL_SEPARATORS, default_tlds, domain_rules
+from ..hosts.domains import FILE_EXTENSION_TLDS, LABEL_SEPARATORS
 from ..unicode.properties import DEFAULT_UNICODE_VERSION, table_module
 
 __all__ = [
     "DEFAULT_FILE_EXTENSIONS",
     "Policy",
     "Reason",
-    "adjust_cjk_start",
     "check_link",
     "escape_bidi_controls",
 ]
@@ -57,9 +56,9 @@ BIDI_CONTROL = "bidi-control"
 FILE_EXTENSION = "file-extension"
 TOO_LONG = "too-long"
 
-# D97: the policy leaves file names to detection (Finder's file_extensions
-# and file_names) unless it is given a list of its own; the D56 list, for a
-# policy that wants technical text's stricter rule.
+# D65, D97: the policy refuses no file name unless it is given a list of its
+# own (detection's rules are the finder's); the technical preset's list, for
+# a policy that wants technical text's stricter rule.
 DEFAULT_FILE_EXTENSIONS: frozenset[str] | None = None
 TECHNICAL_FILE_EXTENSIONS = FILE_EXTENSION_TLDS
 
@@ -95,18 +94,13 @@ class Policy:
       all ASCII (``раураl`` looks like ``paypal``).
     * ``bidi``: a Bidi_Control character in the link: ``"reject"`` the link,
       ``"escape"`` it in the display form, or ``"allow"``.
-    * ``file_extensions``: None (the default): file names are detection's
-      to decide (:class:`uts58.Finder`'s ``file_extensions`` and
-      ``file_names``, D97), and the policy checks none.  A set of TLDs:
-      links written without a scheme, ``www.`` or a path under them are
-      rejected (``helpers.py``), and :func:`uts58.linkify` detects with them.
-    * ``cjk_boundary``: :func:`uts58.linkify` and the adapters detect with
-      ``Finder(cjk_boundary=True)``: the start of a scheme-less domain
-      moves to the last change between ideographic/complex-context and
-      other characters (``ウェブサイトはexample.com`` links ``example.com``);
-      off by default because it also cuts ``最高のSONY製品.com`` to
-      ``製品.com``.  Detection's rule since issue 24 (D107): the policy only
-      asks for it.
+    * ``file_extensions``: None (the default) or an empty set: the policy
+      checks no TLD.  A set of TLDs: links written without a scheme,
+      ``www.`` or a path under them are refused (``helpers.py``, with
+      :data:`TECHNICAL_FILE_EXTENSIONS`).  What detection finds is the
+      finder's to decide (:class:`uts58.Finder`'s ``file_extensions`` and
+      ``file_names``, D97): a policy judges the links found and never
+      changes how they are found (D65).
     * ``max_url_length``, ``max_email_length``: in characters, or None.
     """
 
@@ -115,17 +109,13 @@ class Policy:
     confusables: bool = True
     bidi: Literal["reject", "escape", "allow"] = "escape"
     file_extensions: frozenset[str] | None = field(default=DEFAULT_FILE_EXTENSIONS)
-    cjk_boundary: bool = False
     max_url_length: int | None = 2048
     max_email_length: int | None = 254  # RFC 5321 §4.5.3.1.3 path limit
 
     def __post_init__(self) -> None:
-        if self.file_extensions is not None:
-            object.__setattr__(self, "file_extensions", file_extension_set(self.file_extensions))
-        if self.restriction not in ("highly", "moderately", None):
-            raise OptionError(f"restriction must be 'highly', 'moderately' or None, not {self.restriction!r}")
-        if self.bidi not in ("reject", "escape", "allow"):
-            raise OptionError(f"bidi must be 'reject', 'escape' or 'allow', not {self.bidi!r}")
+        # (the fields are the table's, D136: each value checked and kept as it normalizes)
+        for name, value in POLICY_OPTIONS.checked(self.__dict__).items():
+            object.__setattr__(self, name, value)
 
     @classmethod
     def default(cls) -> Policy:
@@ -140,9 +130,9 @@ class Policy:
     @classmethod
     def none(cls) -> Policy:
         """No check: every detected link is kept (Bidi controls allowed), and
-        linkify detects with no ``file_extensions`` list (``helpers.py`` is
-        linked; names the text shows to be files, ``README.md``, are not:
-        that is the finder's ``file_names``, D97)."""
+        the policy refuses no TLD (which names are files, ``helpers.py`` or
+        ``README.md``, is the finder's to say: ``file_extensions``,
+        ``file_names`` or ``preset="all"``, D97, D65)."""
         return cls(
             identifier_status=False,
             restriction=None,
@@ -155,33 +145,59 @@ class Policy:
 
     def with_options(self, **changes: object) -> Policy:
         """A copy with some switches changed: ``Policy.default().with_options(bidi="reject")``."""
+        POLICY_OPTIONS.refuse_unknown(changes, "with_options")
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-def policy_finder(finder: object, options: Mapping[str, Any], policy: Policy, caller: str) -> Finder:
-    """The Finder of a :class:`uts58.Linkifier` under ``policy``: ``finder``,
-    or one made of the detection ``options``, with the policy's
-    ``file_extensions`` when it has its own and the options set none (D27,
-    D97), and its ``cjk_boundary`` when it asks for it (D107).  A finder
-    and options at once is an OptionError (D62)."""
-    if finder is None:
-        found = finder_for(with_policy_extensions(options, policy, caller), caller)
-    else:
-        found = resolve_finder(finder, options, caller)
-    if policy.cjk_boundary and not found.cjk_boundary:
-        found = found.with_options(cjk_boundary=True)
-    return found
+# The policies named by the command line, the templates and the playground.
+NAMED_POLICIES: dict[str, Callable[[], Policy]] = {
+    "default": Policy.default,
+    "strict": Policy.strict,
+    "none": Policy.none,
+}
 
 
-def with_policy_extensions(options: Mapping[str, Any], policy: Policy, caller: str) -> Mapping[str, Any]:
-    """Detection options with the policy's ``file_extensions`` when it has
-    its own and the options say nothing of file names (D97): an explicit
-    ``file_extensions`` or ``preset`` wins, and the policy still checks its
-    list (``Policy(file_extensions={"py"})`` rejects ``helpers.py`` found
-    with ``file_extensions=()``)."""
-    if policy.file_extensions is None or "file_extensions" in options or "preset" in options:
-        return options
-    return {**options, "file_extensions": policy.file_extensions}
+def _choice(name: str, *allowed: object) -> Any:
+    words = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
+
+    def check(value: object) -> object:
+        if value not in allowed:
+            raise OptionError(f"{name} must be {words}, not {value!r}", option=name)
+        return value
+
+    return check
+
+
+def _extensions(names: object) -> frozenset[str] | None:
+    return None if names is None else file_extension_set(names)
+
+
+def _length(name: str) -> Any:
+    def check(value: object) -> int | None:
+        if value is None:
+            return None
+        if type(value) is not int:
+            raise TypeError(f"{name} must be int or None, not {type(value).__name__}")
+        if value < 1:
+            raise OptionError(f"{name} must be at least 1, not {value}", option=name)
+        return value
+
+    return check
+
+
+# Each switch of a Policy, once (D136); the command line names whole policies (--policy).
+POLICY_OPTIONS = Options(
+    "Policy",
+    (
+        Option("identifier_status", True, check_bool("identifier_status"), None, "UTS #39 Identifier_Status=Allowed"),
+        Option("restriction", "moderately", _choice("restriction", "highly", "moderately", None), None, "UTS #39 §5.2"),
+        Option("confusables", True, check_bool("confusables"), None, "refuse a label whose skeleton is ASCII"),
+        Option("bidi", "escape", _choice("bidi", "reject", "escape", "allow"), None, "Bidi_Control characters"),
+        Option("file_extensions", DEFAULT_FILE_EXTENSIONS, _extensions, None, "TLDs whose bare names are refused"),
+        Option("max_url_length", 2048, _length("max_url_length"), None, "in characters, or None"),
+        Option("max_email_length", 254, _length("max_email_length"), None, "in characters, or None"),
+    ),
+)
 
 
 # --------------------------------------------------------------------------
@@ -349,7 +365,7 @@ def _check(link: Link, policy: Policy) -> list[Reason]:
         and policy.file_extensions is not None
         and tld in policy.file_extensions
         and not host.lower().startswith("www.")
-        and "/" not in link.text  # a path is evidence too (D56)
+        and "/" not in link.text  # a path is evidence too (D97)
     ):
         reasons.append(
             Reason(FILE_EXTENSION, f"TLD .{tld} is a common file extension; write a scheme, www. or a path to link it")
@@ -410,46 +426,6 @@ def _escape_match(m: re.Match[str]) -> str:
     from ..kernels import percent_escape
 
     return percent_escape(m.group())
-
-
-def adjust_cjk_start(text: str, link: Link, *, policy: Policy | None = None) -> Link | None:
-    """UTS #58 §8: move the start of a scheme-less URL so that its host does
-    not hold two adjacent characters of which one is ideographic or complex
-    context (Line_Break ID, CJ, SA) and the other is not.  Returns the
-    adjusted link, the same link when nothing moves, or None when what is
-    left is not a valid domain (with the TLDs of ``link.finder``).  What
-    ``Finder(cjk_boundary=True)`` does to every link it finds (D107);
-    ``policy`` is not read (D65), it stays for callers that pass it.
-
-    >>> from uts58 import find_links
-    >>> text = "ウェブサイトはexample.com です。"
-    >>> adjust_cjk_start(text, next(find_links(text))).text
-    'example.com'
-    """
-    if link.kind != "url" or link.scheme is not None:
-        return link
-    finder = link.finder
-    if finder is not None:
-        return cjk_boundary_link(finder, text, link)
-    # A hand-built link (D64): its domain validated with the default TLDs.
-    version = link.unicode_version
-    start, host = cjk_boundary_host(
-        text, link.start, link.end, link.host, version, domain_rules(default_tlds(), version)
-    )
-    if host is None:
-        return None
-    if start == link.start:
-        return link
-    return Link(
-        start,
-        link.end,
-        "url",
-        text[start : link.end],
-        None,
-        host.unicode,
-        ascii_host=host.ascii,
-        unicode_version=version,
-    )
 
 
 def admitted(link: Link, policy: Policy, memo: dict[tuple[object, ...], bool] | None = None) -> bool:

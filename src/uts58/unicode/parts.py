@@ -32,6 +32,10 @@ __all__ = [
 # UTS #58 §3.5.1: "A stack limit is required for security".  One limit for
 # every part, used by termination (§3.5.1) and escaping (§4.1) alike.
 OPEN_STACK_LIMIT = 125
+# UTS #46 §2.3: the full stop and its ideographic and fullwidth variants, the
+# one spelling of them; the ideographic ones also end a sentence (D22).
+LABEL_SEPARATORS = ".\u3002\uff0e\uff61"
+IDEOGRAPHIC_FULL_STOPS = "\u3002\uff61"
 
 
 @dataclass(frozen=True, eq=False)  # identity hash: parts are dict keys in hot loops
