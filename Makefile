@@ -96,7 +96,7 @@ fuzz: $(DEV_STAMP)
 	  $(BIN)/python fuzz/fuzz_uts58.py $$t fuzz/corpus/$$t -max_total_time=$(FUZZ_SECONDS) \
 	    -artifact_prefix=fuzz/crashes/$$t- -print_final_stats=1 || exit 1; \
 	done
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_promises.py
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/contracts/test_promises.py
 
 # Regenerate the property tables (src/uts58/tables/) from the Unicode files
 # in tools/data/<version>/ (generator inputs, not shipped: D67); check-tables

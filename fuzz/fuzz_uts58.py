@@ -9,7 +9,7 @@ are ordered, inside the text and equal to their slice; format_url either
 raises ValueError or returns a fixed point of detection's host rules;
 linkify's HTML parses into <a> elements with http(s)/mailto hrefs only.
 A crash is saved by libFuzzer as crash-<hash> and becomes a regression test
-in tests/test_fuzz_regressions.py.
+in tests/contracts/test_fuzz_regressions.py.
 """
 
 from __future__ import annotations

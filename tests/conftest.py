@@ -87,7 +87,7 @@ def kernel_mode(request: pytest.FixtureRequest) -> object:
 
 # --------------------------------------------------------------------------
 # Parquet (D125): what pandas, Dask and pyarrow give for a links column when
-# each reads a file with its default arguments (tests/test_dask.py, tests/test_spark.py).
+# each reads a file with its default arguments (tests/unit/test_dask.py, tests/unit/test_spark.py).
 
 
 def parquet_links_everywhere(path: Path, column: str) -> dict[str, list[list[dict[str, object]]]]:

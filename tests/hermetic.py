@@ -40,7 +40,7 @@ SHARED = ROOT.parent / "shared"
 SITE = Path(__file__).resolve().parent / "hermetic_site"  # (its sitecustomize.py installs the hook in children)
 LOG_VARIABLE = "UTS58_HERMETIC_LOG"
 ROOTS_VARIABLE = "UTS58_HERMETIC_ROOTS"  # (the test process's allowed places, for its children)
-# The Debian packages whose HTML pages tests/test_html5_documents.py links;
+# The Debian packages whose HTML pages tests/browser/test_html5_documents.py links;
 # .ci/run installs them by name (one list, read by both).
 DOC_PACKAGES_FILE = ROOT / "tests" / "doc-packages.txt"
 

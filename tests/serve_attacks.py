@@ -1,6 +1,6 @@
 """Attacks on ``uts58 serve`` over loopback, each bounded in time (D135):
 a burst of clients, slowloris connections, slow readers of large answers.
-Each returns its figures; ``tests/test_serve_attacks.py`` asserts on them,
+Each returns its figures; ``tests/unit/test_serve_attacks.py`` asserts on them,
 and ``python tests/serve_attacks.py`` prints them (the issue's before/after).
 Nothing here waits longer than its ``seconds``."""
 

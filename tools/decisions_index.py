@@ -8,7 +8,7 @@ superseded, written from the entries themselves.
 
 An entry is superseded when its title says ``(superseded …)`` or its text
 starts with ``**Superseded by D<n>**``; ``in part`` when it says so.
-tests/test_decisions.py checks that the index in the file is this one.
+tests/meta/test_decisions.py checks that the index in the file is this one.
 """
 
 from __future__ import annotations

@@ -42,8 +42,6 @@ when ``register`` or :func:`django_filter` is used.
 from __future__ import annotations
 
 import difflib
-import html
-import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
@@ -52,7 +50,7 @@ from .detect.options import PRESETS
 from .errors import OptionError, UnsafeAttributeError
 from .html.text import DEFAULT_SKIP, Selector
 from .output.anchor import ATTR_NAME, check_attribute, refused_attribute
-from .output.linkifier import linkify
+from .output.linkifier import linkifier_for
 from .output.policy import NAMED_POLICIES, Policy
 
 # ``register`` (a Django Library) is built on first use and so not in __all__: a star import must not need Django.
@@ -106,9 +104,6 @@ _DISPLAY_FLAGS = ("strip_scheme", "strip_www", "strip_trailing_slash")
 # attr: may not set these: the href is the link's, style can hide or overlay
 # it, and rel/target have their own names (target=_blank brings noopener, D82).
 _NO_ATTRS = ("href", "style", "rel", "target")
-# An anchor in linkify's HTML: its attribute values and text are escaped, so
-# "<" occurs only where an anchor opens or closes.
-_ANCHOR = re.compile(r"(<a [^<]*</a>)")
 
 
 def mark_safe(html: str) -> str:
@@ -223,17 +218,12 @@ def linkify_value(value: Any, options: dict[str, Any], *, escape: bool) -> str:
         options = {k: v for k, v in options.items() if k != "format"}
         return mark_safe(linkify_html(str(value.__html__()), **options))
     options.pop("skip", None)  # (opt-out selectors are for HTML: plain text has no elements)
-    text = linkify(str(value), **options)
+    # Autoescape off: the text around the anchors as it was, the anchors as
+    # the Linkifier writes them; not marked safe, the text in it is unescaped.
+    text = linkifier_for(options, "linkify").render(str(value), escape=escape or markdown)
     if markdown:
         return text  # Markdown is text to a template engine: never marked safe
-    if escape:
-        return mark_safe(text)
-    # Autoescape off: the text around the anchors as it was (html.unescape
-    # undoes html.escape exactly), the anchors as linkify built them.  Not
-    # marked safe: the text in it is unescaped.
-    parts = _ANCHOR.split(text)
-    parts[::2] = [html.unescape(part) for part in parts[::2]]
-    return "".join(parts)
+    return mark_safe(text) if escape else text
 
 
 def parse_argument(arg: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ normalized, the command-line flag that sets it and one line of text; the
 object's fields, defaults, ``repr``, pickling, unknown-keyword errors and
 the command line's flags are read from the table (:class:`Options`).  The
 constructor's signature and the TypedDicts a type checker reads are written
-out, because a type checker cannot read a table: ``tests/unit/test_options.py``
+out, because a type checker cannot read a table: ``tests/meta/test_options.py``
 checks that they agree with it.
 
 >>> table = Options("Box", (Option("size", 1, lambda v: v), Option("lid", False, lambda v: v)))

@@ -20,7 +20,7 @@ safe (``SafeString``) is not escaped again; the filters are ``is_safe`` and
 ``needs_autoescape``; ``urlize()`` returns a plain ``str``.
 
 What differs, on purpose (docs/migrating-from-django.md lists each with an
-example and the counts of the comparison with Django, tests/test_compat_django.py):
+example and the counts of the comparison with Django, tests/unit/test_compat_django.py):
 links are where UTS #58 says (``https://`` for links written without a
 scheme, every TLD, Unicode text, brackets and quotes that close inside a URL);
 hrefs are serialized by the WHATWG URL parser (``https://example.com/``, IDN

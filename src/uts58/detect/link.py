@@ -283,7 +283,7 @@ class Link:
 # The longest link text whose forms a finder remembers (D95): 256 bytes of
 # UTF-8 (256 characters of ASCII or 64 of any), so that an href, which
 # percent-encodes each byte in three characters, stays under 800; with
-# HOST_CACHE_SIZE entries, at most about 10 MB (tests/test_link.py measures).
+# HOST_CACHE_SIZE entries, at most about 10 MB (tests/unit/test_link.py measures).
 FORMS_CACHE_TEXT_LIMIT = 256
 
 

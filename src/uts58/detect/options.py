@@ -29,7 +29,7 @@ class DetectionOptions(TypedDict, total=False):
     """The detection keywords of :func:`uts58.linkify` and the adapters, for
     type checkers (a misspelt option is an error): the options of
     :class:`Finder` but ``urls`` and ``emails`` (which ``kinds`` says), and
-    ``preset`` (:meth:`Finder.preset`).  ``tests/unit/test_options.py``
+    ``preset`` (:meth:`Finder.preset`).  ``tests/meta/test_options.py``
     checks it against :data:`FINDER_OPTIONS`."""
 
     schemes: Iterable[str]

@@ -187,7 +187,7 @@ def _check_links_column(name: str, dtype: Any) -> None:
 def _links_columns_of(df: Any) -> list[str]:
     """The columns of ``df`` that hold link records, by their type: in its meta, or in the Parquet it is read from."""
     stored: set[str] = set()  # the names of links columns in the files' own schemas, which Dask's meta calls object
-    try:  # (Dask's expressions: should they change, the columns are to be named; tests/test_dask.py fails that day)
+    try:  # (Dask's expressions: should they change, the columns are to be named; test_dask.py fails that day)
         from dask.dataframe.dask_expr.io.parquet import ReadParquet
 
         for node in df.expr.walk():

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..base.checks import check_str
 from ..detect.options import prefilter
 from ..errors import OptionError, UnlinkedWarning
-from ..output.anchor import attributes_html
+from ..output.anchor import anchor_html, attributes_html
 from ..output.linkifier import Linkifier, LinkifierOptions, adapter_linkifier
 from ._check import Context, Written, check, dom_text, probe, serialization
 from ._cost import parse_cost
@@ -342,10 +342,10 @@ def _piece(
         for s, e, anchor, original in view.anchors(linker):
             text = source[s:e] if original else html_module.escape(anchor.text, quote=False)
             attrs = {"href": anchor.href, **anchor.attrs}
-            written = '<a href="' + html_module.escape(anchor.href) + '"' + attributes_html(anchor.attrs) + ">"
             was = dom_text(source[s:e])
             shown = Written(_lower(attrs), was if original else dom_text(text), was)
-            links.append((run.start + s - start, run.start + e - start, written + text + "</a>", shown))
+            written = anchor_html(anchor.href, attributes_html(anchor.attrs), text)
+            links.append((run.start + s - start, run.start + e - start, written, shown))
     before = html[start:end]
     if not links:
         return before

@@ -39,7 +39,6 @@ options, or ``linkifier=``): each keeps the text that was there unless
 
 from __future__ import annotations
 
-import html
 import re
 import sys
 from collections.abc import MutableMapping
@@ -50,6 +49,7 @@ import mistune
 from ..detect.options import prefilter
 from ..html.raw import RawHtml
 from ..html.textview import TextView
+from ..output.anchor import anchor_html, attributes_html
 from ..output.linkifier import Linkifier, LinkifierOptions, adapter_linkifier
 
 if sys.version_info >= (3, 11):
@@ -263,8 +263,8 @@ def _raw_text(shown: str, escaped: bool) -> str:
 def _render_html(renderer: Any, text: str, /, **attrs: str) -> str:
     # The href as detection (or the callback, D28) wrote it: not mistune's
     # sanitize_url, which decodes references and knows fewer schemes.
-    written = "".join(f' {name}="{html.escape(value, quote=True)}"' for name, value in attrs.items())
-    return "<a" + written + ">" + text + "</a>"
+    href = attrs.pop("href")
+    return anchor_html(href, attributes_html(attrs), text)
 
 
 def _render_text(renderer: Any, token: Token, state: mistune.BlockState) -> str:

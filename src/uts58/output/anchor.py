@@ -22,6 +22,7 @@ from ..detect.options import FORBIDDEN_SCHEMES
 from ..errors import OptionError, UnsafeAttributeError
 from ..hosts.domains import domain_to_ascii
 from ..hosts.whatwg import ip_host
+from ..kernels import escape_html
 from .display import DisplayOptions, shorten_checked
 from .policy import Policy, escape_bidi_controls
 
@@ -407,4 +408,16 @@ def shown(link: Link, shortening: DisplayOptions | None, policy: Policy) -> tupl
 
 
 def attributes_html(attrs: Mapping[str, str]) -> str:
+    """``attrs`` serialized after an element's name: `` name="value"``, each value escaped."""
     return "".join(f' {name}="{html.escape(value, quote=True)}"' for name, value in attrs.items())
+
+
+def anchor_html(href: str, attributes: str, text: str) -> str:
+    """The one writer of an ``<a>`` (D108), for every output that writes HTML:
+    ``href`` escaped, ``attributes`` as :func:`attributes_html` serializes
+    them, ``text`` HTML already (escaped, or the source's own).
+
+    >>> anchor_html("https://a.com/?x&y", attributes_html({"rel": "ugc"}), "a.com")
+    '<a href="https://a.com/?x&amp;y" rel="ugc">a.com</a>'
+    """
+    return '<a href="' + escape_html(href) + '"' + attributes + ">" + text + "</a>"

@@ -33,6 +33,7 @@ from .anchor import (
     Anchor,
     Callback,
     LinkAttributes,
+    anchor_html,
     apply_callback,
     attributes_html,
     link_attributes,
@@ -242,12 +243,20 @@ class Linkifier:
         check_str(text, "text")  # (here, at the call: the loop runs at the first next())
         return (Anchor(link.start, link.end, link, *written[:3]) for link, written in self._written(text, False))
 
-    def render(self, text: str) -> str:
+    def render(self, text: str, *, escape: bool = True) -> str:
         """``text`` as HTML (escaped) or Markdown (escaped where it could be
-        special) with its links: what :func:`linkify` returns."""
+        special) with its links: what :func:`linkify` returns.
+        ``escape=False`` (HTML): the text around the links as it is, for a
+        template engine whose autoescape is off (not safe HTML).
+
+        >>> Linkifier().render("<b> a.com", escape=False)
+        '<b> <a href="https://a.com/">a.com</a>'
+        """
         check_str(text, "text")
+        if not isinstance(escape, bool):
+            raise TypeError(f"escape must be bool, not {type(escape).__name__}")
         markdown = self.format == "markdown"
-        plain = _keep if markdown else _escape_html
+        plain = _keep if markdown or not escape else _escape_html
         out: list[str] = []
         last = 0
         for link, written in self._written(text, True):
@@ -320,12 +329,7 @@ class Linkifier:
             return href, attrs, text, ""
         if self.format == "markdown":
             return href, attrs, text, markdown_link(text, href)  # attributes have no Markdown form
-        return (
-            href,
-            attrs,
-            text,
-            '<a href="' + _escape_html(href) + '"' + extra + ">" + html.escape(text, quote=False) + "</a>",
-        )
+        return href, attrs, text, anchor_html(href, extra, html.escape(text, quote=False))
 
 
 def _own_options(options: Mapping[str, Any], caller: str) -> Mapping[str, Any]:

@@ -84,7 +84,7 @@ def _check_parts(path: object, query: object, fragment: object, directives: obje
 # the minimal one, and keeps every escape §4.1 makes for detection (the final
 # Soft, an unmatched Close), so that it is detected whole wherever the
 # minimal form is (D122).  The sets are the WHATWG ones, checked against
-# ada-url (tests/test_formatting.py): with them a literal "#" is never data
+# ada-url (tests/unit/test_formatting.py): with them a literal "#" is never data
 # in a path or query, and "~" is kept (the reference implementation's sets
 # differ in these two).  In Python, over the §4.1 kernel's output: one
 # str.translate per part, linear, not a hot loop.

@@ -19,7 +19,7 @@ from uts58.unicode.properties import link_properties
 
 pytestmark = pytest.mark.usefixtures("kernel_mode")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_parse_special_splits_the_serialization() -> None:

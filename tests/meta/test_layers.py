@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "uts58"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 # Generated modules: data, no imports, not drawn one by one.

@@ -25,7 +25,7 @@ import pytest
 
 from uts58.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 # Fenced blocks that are not run, and why: output or data shown as it is, a

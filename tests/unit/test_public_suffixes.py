@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from uts58.hosts.domains import PublicSuffixes, _icann_psl, default_tlds, domain_rules, public_suffixes
 from uts58.unicode.properties import link_properties
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def _rules() -> Any:

@@ -49,7 +49,7 @@ def test_display_never_reads_as_another_scheme(url: str, expected: str) -> None:
 
 @pytest.mark.parametrize("text", ["http://[::1]/xa.com", "http://[::1]/x.a.com y", "http://[::1]/.com"])
 def test_separator_scan_stays_inside_the_run(text: str) -> None:
-    # Hypothesis (tests/test_markdown_text.py) found IndexError in the scan
+    # Hypothesis (tests/unit/test_markdown_text.py) found IndexError in the scan
     # for a scheme-less host after a bracketed IPv6 URL.
     links = list(find_links(text))
     assert [link.text for link in links] == [text.split(" ")[0]]

@@ -663,7 +663,7 @@ def test_module_find_links_is_the_finders(text: str) -> None:
 # Issue 14: the quick rejection of a run whose last label is no TLD (D91)
 # is exact: never a different link, on real documents and generated text.
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 _MARKS = re.compile("[\u2e20\u2e21\u2e22\u2e23]")  # (the judges' marks of bench/precision/)
 
 

@@ -38,7 +38,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, owner: type, names: list[str]) -> 
 @pytest.fixture
 def python_termination() -> Iterator[None]:
     """§3.5.1 in Python, whose steps can be counted (the compiled loop is a
-    single forward pass; tests/test_kernels.py compares the two)."""
+    single forward pass; tests/unit/test_kernels.py compares the two)."""
     was_python = not _kernels.accelerated()
     _kernels.use_python()
     yield

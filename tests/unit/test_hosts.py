@@ -209,7 +209,7 @@ def test_the_ascii_fast_path_agrees_with_the_url_parser(name: str, any_tld: bool
 
 def _corpus_names() -> set[str]:
     """Every run of host characters with a separator in the conformance files
-    and in the real documents of this checkout (tests/test_detection.py:
+    and in the real documents of this checkout (tests/unit/test_detection.py:
     real_documents), and each of its suffixes after a separator: what a
     scan may ask about, found without the code under test."""
     from test_detection import real_documents

@@ -9,7 +9,7 @@ Where the two outputs are not the same string, each link that differs is
 put in one of the intended differences of :data:`CLASSES` by a predicate
 of its own; a difference no predicate explains fails the test.  The counts
 are those of docs/migrating-from-django.md (``python
-tests/test_compat_django.py`` prints the table).
+tests/unit/test_compat_django.py`` prints the table).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from django.template import defaultfilters  # noqa: E402
 from django.utils.safestring import SafeData, SafeString, mark_safe  # noqa: E402
 
 URLIZER = django_html.Urlizer()
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "migrating-from-django.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "migrating-from-django.md"
 
 # --------------------------------------------------------------------------
 # The inputs
@@ -555,7 +555,7 @@ def test_every_difference_from_django_is_intended(capsys: pytest.CaptureFixture[
 
 def test_the_migration_guide_has_these_counts() -> None:
     guide = DOCS.read_text(encoding="utf-8")
-    assert table() in guide, "update docs/migrating-from-django.md: python tests/test_compat_django.py"
+    assert table() in guide, "update docs/migrating-from-django.md: python tests/unit/test_compat_django.py"
     for name in CLASSES:
         assert f"**{name}**" in guide, f"the guide does not explain {name!r}"
 

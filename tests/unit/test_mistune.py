@@ -35,7 +35,7 @@ from uts58.html.raw import RAW_TEXT, SKIPPED
 from uts58.html.textview import TextView
 from uts58.markdown.mistune import _CHARREF, LINK_TOKEN, LinkifyPlugin
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # The project's documents, and the text of UTS #58 itself (read where present).
 DOCUMENTS = ["README.md", "docs/decisions.md", "docs/architecture.md", "../shared/spec/tr58-2.txt"]
 MARK = "data-uts58-test"

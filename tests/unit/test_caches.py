@@ -17,7 +17,7 @@ import uts58
 from uts58 import Finder, check_link, linkify
 from uts58.base import caches
 
-SRC = Path(__file__).resolve().parent.parent / "src" / "uts58"
+SRC = Path(__file__).resolve().parents[2] / "src" / "uts58"
 TEXT = "see bücher.de/straße, x@example.com, README.md, onet.pl, https://例え.jp/パス and www.раураl.com"
 
 

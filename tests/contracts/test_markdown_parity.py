@@ -33,7 +33,7 @@ from uts58.markdown.python_markdown import LinkifyExtension
 from uts58.output.markdown_text import escape_text
 from uts58.output.policy import escape_bidi_controls
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROSE = [
     "Mail x@example.com or see bücher.de/straße, https://ja.wikipedia.org/wiki/日本 (and www.example.org/a).",
     "東京の天気は https://tenki.jp/forecast/3/16/ をご覧ください。問い合わせ先: info@example.jp まで。",

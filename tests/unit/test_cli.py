@@ -172,7 +172,7 @@ def test_linkify_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert code == 0
     assert out == 'see &lt;b&gt; <a href="https://example.com/a_(b)">example.com/a_(b)</a> and helpers.py\n'
     code, out, _ = run(capsys, "linkify", "--markdown", "--policy", "none", "--preset", "all", str(f))
-    # The Markdown itself is linkify's (tests/test_linkify.py); the command passes the options on.
+    # The Markdown itself is linkify's (tests/unit/test_linkify.py); the command passes the options on.
     text = "see <b> example.com/a_(b) and helpers.py\n"
     assert out == linkify(text, format="markdown", policy=Policy.none(), preset="all") and out.count("](") == 2
 

@@ -21,7 +21,7 @@ from uts58.hosts.domains import domain_to_ascii, domain_to_unicode, normalize_tl
 from uts58.hosts.tlds import BUNDLED, TldSource, default_source, load_source, load_tlds
 from uts58.tables.tlds import TLDS
 
-DATA = Path(__file__).resolve().parent.parent / "tools" / "data"
+DATA = Path(__file__).resolve().parents[2] / "tools" / "data"
 IANA_FILE = DATA / "tlds-alpha-by-domain.txt"
 
 # A small Public Suffix List written by hand: wildcard and exception rules,

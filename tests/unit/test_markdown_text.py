@@ -42,7 +42,7 @@ html5lib = pytest.importorskip("html5lib")
 justhtml = pytest.importorskip("justhtml")
 from justhtml.parser.context import FragmentContext  # noqa: E402
 
-HTMLSAFETY = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "htmlsafety"
+HTMLSAFETY = Path(__file__).resolve().parents[3] / "shared" / "data" / "htmlsafety"
 
 _COMMONMARK = markdown_it.MarkdownIt("commonmark")  # raw HTML on
 _PYTHON_MARKDOWN = markdown.Markdown()

@@ -25,7 +25,7 @@ from uts58.detect.evidence import CODE_TLDS, EXTENSION_TLDS, NAME_RULES, Name, e
 from uts58.detect.finder import PRESETS, why_not
 from uts58.hosts.domains import FILE_EXTENSION_TLDS
 
-DECISIONS = Path(__file__).resolve().parent.parent / "docs" / "decisions.md"
+DECISIONS = Path(__file__).resolve().parents[2] / "docs" / "decisions.md"
 
 
 def texts(text: str, **options: object) -> list[str]:

@@ -160,7 +160,7 @@ def test_sdist_carries_the_generator_and_its_inputs(source_copy: Path, tmp_path:
         members = {m.name.split("/", 1)[1] for m in tf.getmembers() if m.isfile()}
     inputs = {p.relative_to(ROOT).as_posix() for p in INPUTS.rglob("*") if p.is_file()}
     assert inputs and inputs <= members
-    assert {"tools/gen_tables.py", "tests/test_tables.py", "Makefile", "MANIFEST.in"} <= members
+    assert {"tools/gen_tables.py", "tests/meta/test_tables.py", "Makefile", "MANIFEST.in"} <= members
     # the accelerator builds from the sdist: its headers too, not only the .c files setup.py names
     c_sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "src").rglob("*.[ch]")}
     assert c_sources and c_sources <= members

@@ -29,7 +29,7 @@ from uts58 import Policy, linkify
 from uts58.html.raw import RAW_TEXT, SKIPPED, RawHtml
 from uts58.markdown.markdown_it import Linkify
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # The project's documents, and the text of UTS #58 itself (read where present).
 DOCUMENTS = ["README.md", "docs/decisions.md", "../shared/spec/tr58-2.txt"]
 SOURCE = "uts58.markdown.markdown_it:source"  # meta key of the plugin's link_open tokens

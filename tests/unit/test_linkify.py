@@ -120,7 +120,7 @@ def test_kinds_and_policy() -> None:
 
 def test_markdown_output() -> None:
     # Parentheses are never special in link text; the destination is always in <…>
-    # (more in tests/test_markdown_text.py).
+    # (more in tests/unit/test_markdown_text.py).
     assert linkify("See example.com/a_(b)*c*", format="markdown") == (
         "See [example.com/a\\_(b)\\*c\\*](<https://example.com/a_(b)*c*>)"
     )

@@ -1,7 +1,7 @@
 """linkify_html on HTML as people have it (issue 25): whole documents, large
 input checked piece by piece, opt-out markers (D109, D110).
 
-The promise is the one of tests/test_html5.py, judged the same way by
+The promise is the one of tests/browser/test_html5.py, judged the same way by
 headless Chromium: the DOM of the output is the DOM of the input plus links,
 now also for documents (doctype, quirks mode, ``html``/``head``/``body``
 and their attributes, comments outside ``html``).
