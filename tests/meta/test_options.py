@@ -123,6 +123,10 @@ def test_policy_switches_are_checked() -> None:
     a TypeError naming it, a wrong value an OptionError naming it."""
     with pytest.raises(TypeError, match="confusables must be bool, not str"):
         Policy(confusables="yes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="restriction must be str or None, not int"):
+        Policy(restriction=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="format must be str, not int"):
+        Linkifier(format=3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="max_url_length must be int or None, not bool"):
         Policy(max_url_length=True)
     with pytest.raises(OptionError, match="max_email_length must be at least 1") as info:

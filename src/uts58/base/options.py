@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import about
+from ..errors import OptionError, about
 
 
 def check_bool(name: str) -> Callable[[object], bool]:
@@ -29,6 +29,22 @@ def check_bool(name: str) -> Callable[[object], bool]:
     def check(value: object) -> bool:
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be bool, not {type(value).__name__}")
+        return value
+
+    return check
+
+
+def check_choice(name: str, *allowed: str | None) -> Callable[[object], Any]:
+    """A check of one of ``allowed``: a value of another type is a
+    TypeError naming ``name``, another str an OptionError naming it."""
+    words = " or ".join(filter(None, (", ".join(repr(a) for a in allowed[:-1]), repr(allowed[-1]))))
+
+    def check(value: object) -> object:
+        if value not in allowed:
+            if not isinstance(value, str):
+                kinds = "str or None" if None in allowed else "str"
+                raise TypeError(f"{name} must be {kinds}, not {type(value).__name__}")
+            raise OptionError(f"{name} must be {words}, not {value!r}", option=name)
         return value
 
     return check

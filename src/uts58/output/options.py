@@ -10,8 +10,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from ..base.checks import check_str
-from ..base.options import Option, Options, check_bool, unchecked
+from ..base.options import Option, Options, check_bool, check_choice, unchecked
 from ..detect.options import DetectionOptions
 from ..errors import OptionError
 from .anchor import Callback, check_callback
@@ -47,18 +46,6 @@ class LinkifierOptions(DetectionOptions, OutputOptions, total=False):
 
     finder: Finder | None
     policy: Policy | None
-
-
-def _choice(name: str, *allowed: str) -> Any:
-    words = " or ".join(repr(a) for a in allowed)
-
-    def check(value: object) -> object:
-        if value not in allowed:
-            check_str(value, name)
-            raise OptionError(f"{name} must be {words}, not {value!r}", option=name)
-        return value
-
-    return check
 
 
 def _callback(callback: object) -> object:
@@ -104,11 +91,11 @@ def _policy(policy: object) -> Policy:
 LINKIFIER_OPTIONS = Options(
     "Linkifier",
     (
-        Option("format", "html", _choice("format", "html", "markdown"), "--markdown", "HTML or Markdown"),
+        Option("format", "html", check_choice("format", "html", "markdown"), "--markdown", "HTML or Markdown"),
         Option(
             "link_text",
             "display",
-            _choice("link_text", "original", "display"),
+            check_choice("link_text", "original", "display"),
             None,
             "the §4 display form, or the text as found",
         ),

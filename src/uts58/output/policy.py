@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 from typing import Any, Literal
 
 from ..base.caches import bounded
-from ..base.options import Option, Options, check_bool
+from ..base.options import Option, Options, check_bool, check_choice
 from ..detect.finder import Finder
 from ..detect.link import Link
 from ..detect.options import file_extension_set
@@ -157,17 +157,6 @@ NAMED_POLICIES: dict[str, Callable[[], Policy]] = {
 }
 
 
-def _choice(name: str, *allowed: object) -> Any:
-    words = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
-
-    def check(value: object) -> object:
-        if value not in allowed:
-            raise OptionError(f"{name} must be {words}, not {value!r}", option=name)
-        return value
-
-    return check
-
-
 def _extensions(names: object) -> frozenset[str] | None:
     return None if names is None else file_extension_set(names)
 
@@ -190,9 +179,11 @@ POLICY_OPTIONS = Options(
     "Policy",
     (
         Option("identifier_status", True, check_bool("identifier_status"), None, "UTS #39 Identifier_Status=Allowed"),
-        Option("restriction", "moderately", _choice("restriction", "highly", "moderately", None), None, "UTS #39 §5.2"),
+        Option(
+            "restriction", "moderately", check_choice("restriction", "highly", "moderately", None), None, "UTS #39 §5.2"
+        ),
         Option("confusables", True, check_bool("confusables"), None, "refuse a label whose skeleton is ASCII"),
-        Option("bidi", "escape", _choice("bidi", "reject", "escape", "allow"), None, "Bidi_Control characters"),
+        Option("bidi", "escape", check_choice("bidi", "reject", "escape", "allow"), None, "Bidi_Control characters"),
         Option("file_extensions", DEFAULT_FILE_EXTENSIONS, _extensions, None, "TLDs whose bare names are refused"),
         Option("max_url_length", 2048, _length("max_url_length"), None, "in characters, or None"),
         Option("max_email_length", 254, _length("max_email_length"), None, "in characters, or None"),
