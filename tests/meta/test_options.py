@@ -17,7 +17,8 @@ from uts58 import Finder, Linkifier, OptionError, Policy
 from uts58.base.options import Option, Options
 from uts58.cli.main import build_parser
 from uts58.detect.options import FINDER_OPTIONS, DetectionOptions, FinderOptions
-from uts58.output.options import LINKIFIER_OPTIONS, LinkifierOptions, OutputOptions
+from uts58.output.linkifier import LinkifierOptions, OutputOptions
+from uts58.output.options import LINKIFIER_OPTIONS
 from uts58.output.policy import POLICY_OPTIONS
 
 

@@ -215,7 +215,7 @@ def _corpus_names() -> set[str]:
     from test_detection import real_documents
 
     from uts58.conformance import TEST_VERSIONS, data_file, read_detection_test
-    from uts58.hosts.domains import LABEL_SEPARATORS
+    from uts58.unicode.parts import LABEL_SEPARATORS
 
     texts = [line.text for v in TEST_VERSIONS for line in read_detection_test(data_file(v, "LinkDetectionTest.txt"))]
     texts += real_documents()
@@ -259,7 +259,7 @@ def test_domain_to_unicode_skips_only_what_has_no_a_label() -> None:
 
 
 def _plain_candidate(single_label: bool = False) -> re.Pattern[str]:
-    from uts58.hosts.domains import LABEL_SEPARATORS
+    from uts58.unicode.parts import LABEL_SEPARATORS
 
     p = host_patterns(link_properties())
     scheme = p.after_scheme + (f"|{p.label.pattern}" if single_label else "")
@@ -273,7 +273,7 @@ def _matches(pattern: re.Pattern[str], text: str, runs: bool = False) -> list[tu
     run (``run_end``), which is checked here and left out of the comparison;
     the runs it matches to pass over them (a group closed) are left out,
     and none may hold the start of a candidate of the plain alternation."""
-    from uts58.hosts.domains import LABEL_SEPARATORS
+    from uts58.unicode.parts import LABEL_SEPARATORS
 
     run_end = host_patterns(link_properties()).run_end
     out = []
@@ -330,7 +330,7 @@ def test_the_candidate_pattern_agrees_on_generated_text(pieces: list[str]) -> No
 def _plain_run_class() -> str:
     """The class of host characters (label characters and separators), as one plain class."""
     from uts58.base.regex import char_class
-    from uts58.hosts.domains import LABEL_SEPARATORS
+    from uts58.unicode.parts import LABEL_SEPARATORS
 
     domain = link_properties().domain_ranges()
     return char_class(sorted(domain + [(ord(c), ord(c)) for c in LABEL_SEPARATORS]))

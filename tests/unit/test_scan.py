@@ -21,7 +21,7 @@ from uts58 import Finder
 from uts58 import kernels as _kernels
 from uts58.detect.candidates import _CJK_RANGES, _SCAN_CLASSES, _clauses
 from uts58.detect.scanner import _Scanner
-from uts58.hosts.domains import LABEL_SEPARATORS
+from uts58.unicode.parts import LABEL_SEPARATORS
 from uts58.unicode.properties import link_properties
 
 needs_c = pytest.mark.skipif(C_KERNELS_WHY_NOT is not None, reason=C_KERNELS_WHY_NOT or "")

@@ -17,8 +17,8 @@ from bisect import bisect_right
 from functools import cache, lru_cache
 
 from ..base.regex import char_class
-from ..hosts.domains import LABEL_SEPARATORS, PATH_START, DomainRules, HostPatterns, host_span
-from ..unicode.parts import IDEOGRAPHIC_FULL_STOPS
+from ..hosts.domains import PATH_START, DomainRules, HostPatterns, host_span
+from ..unicode.parts import IDEOGRAPHIC_FULL_STOPS, LABEL_SEPARATORS
 from ..unicode.properties import table_module
 from .link import Host, HostKind, _host
 

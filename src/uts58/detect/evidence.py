@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base.caches import bounded
-from ..hosts.domains import LABEL_SEPARATORS, public_suffixes
+from ..hosts.domains import public_suffixes
+from ..unicode.parts import LABEL_SEPARATORS
 
 __all__ = [
     "CODE_TLDS",

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..base.checks import check_str, given_alone
 from ..errors import OptionError
-from ..hosts.domains import LABEL_SEPARATORS, default_tlds, domain_rules
+from ..hosts.domains import default_tlds, domain_rules
 from ..kernels import Scan, c_module, candidate_scan
+from ..unicode.parts import LABEL_SEPARATORS
 from ..unicode.properties import DEFAULT_UNICODE_VERSION
 from .addresses import PLACEHOLDER_RULE, address_rule
 from .candidates import _rejected_run, cjk_boundary_host, passed_over

@@ -23,7 +23,6 @@ from typing import Any
 from ..base.caches import bounded
 from ..hosts.domains import (
     HOST_CACHE_SIZE,
-    LABEL_SEPARATORS,
     DomainRules,
     HostPatterns,
     default_tlds,
@@ -31,6 +30,7 @@ from ..hosts.domains import (
     host_patterns,
 )
 from ..spec.formatting import SPECIAL_SCHEMES
+from ..unicode.parts import LABEL_SEPARATORS
 from ..unicode.properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
 from .candidates import _CJK_RANGES, _SCAN_CLASSES, _candidate_pattern, _schemed_host
 from .evidence import CODE_TLDS

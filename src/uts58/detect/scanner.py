@@ -19,11 +19,12 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
-from ..hosts.domains import HOST_CACHE_NAME_LIMIT, LABEL_SEPARATORS, PATH_START, host_span, run_start
+from ..hosts.domains import HOST_CACHE_NAME_LIMIT, PATH_START, host_span, run_start
 from ..hosts.whatwg import ip_host, is_valid
 from ..kernels import Scan, candidate_scan, engine
 from ..spec.email import find_email_start_with
 from ..spec.formatting import SPECIAL_SCHEMES
+from ..unicode.parts import LABEL_SEPARATORS
 from .addresses import address_evidence, message_id, message_id_unbracketed
 from .candidates import (
     _BEFORE_SCHEME,

@@ -37,7 +37,6 @@ from .whatwg import domain_host, host_checker, idna_to_unicode, ip_host, parse_s
 
 __all__ = [
     "FILE_EXTENSION_TLDS",
-    "LABEL_SEPARATORS",
     "DomainRules",
     "HostPatterns",
     "default_tlds",
@@ -291,7 +290,7 @@ class DomainRules:
 
     def check(self, name: str, *, any_tld: bool = False, single_label: bool = False) -> str | None:
         """The A-label form of ``name`` (labels separated by any of
-        :data:`LABEL_SEPARATORS`, no trailing separator) if it is a
+        :data:`uts58.unicode.parts.LABEL_SEPARATORS`, no trailing separator) if it is a
         linkable domain, else None.
 
         ``any_tld``: a written scheme is the evidence (D52): any TLD of TLD

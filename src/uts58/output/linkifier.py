@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from functools import cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from ..base.caches import bounded, options_key
 from ..base.checks import check_str, given_alone
@@ -41,7 +41,7 @@ from .anchor import (
 )
 from .display import DisplayOptions
 from .markdown_text import escape_text, markdown_link
-from .options import LINKIFIER_OPTIONS, LinkifierOptions, OutputOptions
+from .options import LINKIFIER_OPTIONS
 from .policy import Policy, admitted
 
 if sys.version_info >= (3, 11):
@@ -59,6 +59,32 @@ __all__ = [
     "OutputOptions",
     "linkify",
 ]
+
+
+class OutputOptions(TypedDict, total=False):
+    """The options of what a :class:`Linkifier` writes (besides its finder and policy), for type
+    checkers; ``tests/meta/test_options.py`` checks it against :data:`~uts58.output.options.LINKIFIER_OPTIONS`."""
+
+    attrs: Mapping[str, str] | None
+    rel: str | None
+    target: str | None
+    external_only: bool
+    internal_hosts: Iterable[str]
+    rel_target_on: Literal["web", "all"]
+    callback: Callback | None
+    kinds: Iterable[str]
+    display: DisplayOptions | None
+    format: Literal["html", "markdown"]
+    link_text: Literal["display", "original"]
+    link_class: str | None
+
+
+class LinkifierOptions(DetectionOptions, OutputOptions, total=False):
+    """The keyword arguments of :class:`Linkifier` and :func:`linkify` (and
+    of every adapter that takes them), for type checkers."""
+
+    finder: Finder | None
+    policy: Policy | None
 
 
 _DETECTION_NAMES = frozenset(DetectionOptions.__annotations__)

@@ -1,5 +1,6 @@
-"""The options of a :class:`~uts58.Linkifier` and of a :class:`~uts58.Policy`,
-each declared once (D136): name, default, check, command-line flag, text.
+"""The options of a :class:`~uts58.Linkifier`, each declared once (D136):
+name, default, check, command-line flag, text (a Policy's are
+``uts58.output.policy.POLICY_OPTIONS``).
 What a Linkifier makes of several options together (its attributes, its
 finder) is made after each is checked alone, in :mod:`uts58.output.linkifier`.
 """
@@ -8,44 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from ..base.options import Option, Options, check_bool, check_choice, unchecked
-from ..detect.options import DetectionOptions
 from ..errors import OptionError
-from .anchor import Callback, check_callback
-from .display import DisplayOptions, check_display
+from .anchor import check_callback
+from .display import check_display
 
 if TYPE_CHECKING:
-    from ..detect.finder import Finder
     from .policy import Policy
 
-__all__ = ["LINKIFIER_OPTIONS", "LinkifierOptions", "OutputOptions"]
-
-
-class OutputOptions(TypedDict, total=False):
-    """The options of what a :class:`Linkifier` writes (besides its finder and policy)."""
-
-    attrs: Mapping[str, str] | None
-    rel: str | None
-    target: str | None
-    external_only: bool
-    internal_hosts: Iterable[str]
-    rel_target_on: Literal["web", "all"]
-    callback: Callback | None
-    kinds: Iterable[str]
-    display: DisplayOptions | None
-    format: Literal["html", "markdown"]
-    link_text: Literal["display", "original"]
-    link_class: str | None
-
-
-class LinkifierOptions(DetectionOptions, OutputOptions, total=False):
-    """The keyword arguments of :class:`Linkifier` and :func:`linkify` (and
-    of every adapter that takes them), for type checkers."""
-
-    finder: Finder | None
-    policy: Policy | None
+__all__ = ["LINKIFIER_OPTIONS"]
 
 
 def _callback(callback: object) -> object:

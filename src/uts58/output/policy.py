@@ -28,7 +28,8 @@ from ..detect.finder import Finder
 from ..detect.link import Link
 from ..detect.options import file_extension_set
 from ..errors import OptionError
-from ..hosts.domains import FILE_EXTENSION_TLDS, LABEL_SEPARATORS
+from ..hosts.domains import FILE_EXTENSION_TLDS
+from ..unicode.parts import LABEL_SEPARATORS
 from ..unicode.properties import DEFAULT_UNICODE_VERSION, table_module
 
 __all__ = [
@@ -97,7 +98,7 @@ class Policy:
     * ``file_extensions``: None (the default) or an empty set: the policy
       checks no TLD.  A set of TLDs: links written without a scheme,
       ``www.`` or a path under them are refused (``helpers.py``, with
-      :data:`TECHNICAL_FILE_EXTENSIONS`).  What detection finds is the
+      ``TECHNICAL_FILE_EXTENSIONS``).  What detection finds is the
       finder's to decide (:class:`uts58.Finder`'s ``file_extensions`` and
       ``file_names``, D97): a policy judges the links found and never
       changes how they are found (D65).

@@ -15,8 +15,9 @@ import re
 
 from ..base.checks import check_str
 from ..errors import URLError
-from ..hosts.domains import LABEL_SEPARATORS, domain_to_ascii, domain_to_unicode
+from ..hosts.domains import domain_to_ascii, domain_to_unicode
 from ..hosts.whatwg import displayer
+from ..unicode.parts import LABEL_SEPARATORS
 from ..unicode.properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
 from .escaping import Escape, check_escape, full_escape_tail
 

@@ -19,6 +19,8 @@ from .properties import LinkProperties, LinkTerm
 __all__ = [
     "DIRECTIVE",
     "FRAGMENT",
+    "IDEOGRAPHIC_FULL_STOPS",
+    "LABEL_SEPARATORS",
     "OPEN_STACK_LIMIT",
     "PARTS",
     "PATH",
@@ -32,9 +34,9 @@ __all__ = [
 # UTS #58 §3.5.1: "A stack limit is required for security".  One limit for
 # every part, used by termination (§3.5.1) and escaping (§4.1) alike.
 OPEN_STACK_LIMIT = 125
-# UTS #46 §2.3: the full stop and its ideographic and fullwidth variants, the
-# one spelling of them; the ideographic ones also end a sentence (D22).
+#: UTS #46 §2.3: the full stop and its ideographic and fullwidth variants (the one spelling of them).
 LABEL_SEPARATORS = ".\u3002\uff0e\uff61"
+#: The label separators that also end a sentence (D22).
 IDEOGRAPHIC_FULL_STOPS = "\u3002\uff61"
 
 
