@@ -102,7 +102,9 @@ def test_vendored_files_are_the_official_ones() -> None:
     assert tlds.read_bytes() == (SHARED.parent / "data" / tlds.name).read_bytes()
 
 
-def test_another_version_directory_needs_no_code_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_another_version_directory_needs_no_code_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
     """A new version is a data directory plus a generated module: 18.0.0's
     property files under another version name go through the same generator
     and load through the same LinkProperties class."""
@@ -115,8 +117,7 @@ def test_another_version_directory_needs_no_code_change(tmp_path: Path, monkeypa
     monkeypatch.setattr(uts58.tables, "__path__", [*uts58.tables.__path__, str(tmp_path)])
     monkeypatch.delitem(sys.modules, "uts58.tables.v99_0_0", raising=False)
     # (the module the test imports leaves with it: no later test may find a version 99.0.0)
-    monkeypatch.setitem(sys.modules, "uts58.tables.v99_0_0", None)
-    del sys.modules["uts58.tables.v99_0_0"]
+    request.addfinalizer(lambda: sys.modules.pop("uts58.tables.v99_0_0", None))
     props = LinkProperties("99.0.0")
     assert props.version == "99.0.0"
     # U+2E62/U+2E63 PARENTHESIS WITH MIDDLE RING are new in 18.0.

@@ -87,9 +87,6 @@ class Options:
     def __iter__(self) -> Iterator[Option]:
         return iter(self.table)
 
-    def __contains__(self, name: object) -> bool:
-        return name in self.by_name
-
     @property
     def defaults(self) -> dict[str, Any]:
         """Each option's default as its object keeps it (checked, normalized)."""

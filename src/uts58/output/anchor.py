@@ -225,9 +225,7 @@ class LinkAttributes:
         internal_hosts: Iterable[str] = (),
         rel_target_on: str = "web",
     ) -> None:
-        if attrs is not None and not isinstance(attrs, Mapping):
-            raise TypeError(f"attrs must be a mapping, not {type(attrs).__name__}")
-        inside = dict(attrs or {})
+        inside = attrs_dict(attrs)
         for name, value in inside.items():
             if not isinstance(name, str) or not ATTR_NAME.match(name) or name.lower() == "href":
                 raise OptionError(f"attrs: {name!r} is not an attribute name linkify may set", option="attrs")
@@ -405,6 +403,15 @@ def shown(link: Link, shortening: DisplayOptions | None, policy: Policy) -> tupl
         if title is not None:
             title = escape_bidi_controls(title, unicode_version=link.unicode_version)
     return text, title
+
+
+def attrs_dict(attrs: object) -> dict[str, str]:
+    """``attrs`` (a mapping, or None for none) as a new dict; TypeError
+    naming ``attrs`` for anything else.  Its names and values are checked
+    by :class:`LinkAttributes`."""
+    if attrs is not None and not isinstance(attrs, Mapping):
+        raise TypeError(f"attrs must be a mapping, not {type(attrs).__name__}")
+    return dict(attrs or {})
 
 
 def attributes_html(attrs: Mapping[str, str]) -> str:

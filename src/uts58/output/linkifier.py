@@ -178,9 +178,9 @@ class Linkifier:
             link_class=link_class,
             markdown=format == "markdown",
         )
-        LINKIFIER_OPTIONS.refuse_unknown(
-            (name for name in options if name not in _DETECTION_NAMES), caller
-        )  # (a name Linkifier does not take, before any is read)
+        for name in options:  # (a name Linkifier does not take, before any is read)
+            if name not in _DETECTION_NAMES:
+                raise TypeError(f"{caller}() got an unexpected keyword argument {name!r}")
         own = None if finder is not None else _own_options(options, caller)  # (normalized: iterators read once)
         found_by = resolve_finder(finder, options if own is None else own, caller)
         values["finder"] = found_by

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base.options import Option, Options, check_bool, check_choice, unchecked
 from ..errors import OptionError
-from .anchor import check_callback
+from .anchor import attrs_dict, check_callback
 from .display import check_display
 
 if TYPE_CHECKING:
@@ -33,9 +33,7 @@ def _display(display: object) -> Mapping[str, Any] | None:
 
 def _attrs(attrs: object) -> Mapping[str, str]:
     # (the names and values are checked with rel, target and the rest: link_attributes)
-    if attrs is not None and not isinstance(attrs, Mapping):
-        raise TypeError(f"attrs must be a mapping, not {type(attrs).__name__}")
-    return MappingProxyType(dict(attrs or {}))
+    return MappingProxyType(attrs_dict(attrs))
 
 
 def _hosts(hosts: object) -> object:
