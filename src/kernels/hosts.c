@@ -25,6 +25,12 @@ typedef struct {
     int nseparators;
     unsigned char plain[128];   /* the characters of a plain ASCII label (D92) */
     Py_ssize_t max_label, max_domain;  /* octets of an A-label, of a name (RFC 1035) */
+    /* D137: the classes of the plain IDN characters (uts58.tables.plain_idn),
+     * a byte per BMP character and sorted (first, last, class) triples above
+     * it; NULL: ada decides every label. */
+    unsigned char *plain_bmp;
+    Py_UCS4 *plain_astral;
+    Py_ssize_t nplain_astral;
 } Hosts;
 
 static inline int
@@ -61,6 +67,214 @@ ascii_labels(const Hosts *self, const Py_UCS1 *s, Py_ssize_t n)
         }
     }
     return count;
+}
+
+enum { NOT_PLAIN, PLAIN, PLAIN_MARK, PLAIN_RTL };  /* (uts58.tables.plain_idn's classes) */
+
+/* D137: the class of `c` (not ASCII): whether UTS #46 leaves it as it is. */
+static inline int
+plain_idn(const Hosts *self, Py_UCS4 c)
+{
+    if (c < 0x10000)
+        return self->plain_bmp[c];
+    Py_ssize_t lo = 0, hi = self->nplain_astral;
+    while (lo < hi) {  /* (triples: the last whose first is <= c) */
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (self->plain_astral[3 * mid] <= c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && c <= self->plain_astral[3 * (lo - 1) + 1] ? (int)self->plain_astral[3 * (lo - 1) + 2] : NOT_PLAIN;
+}
+
+/* RFC 3492 §6.1, for the A-label of a label of plain characters. */
+static Py_ssize_t
+punycode_adapt(Py_ssize_t delta, Py_ssize_t points, int first)
+{
+    delta = first ? delta / 700 : delta / 2;
+    delta += delta / points;
+    Py_ssize_t k = 0;
+    while (delta > ((36 - 1) * 26) / 2) {
+        delta /= 36 - 1;
+        k += 36;
+    }
+    return k + (36 * delta) / (delta + 38);
+}
+
+/* RFC 3492 §6.3: the Punycode of `label` (`len` code points, ASCII ones
+ * already lowered) after "xn--", written at `out`; its length.  `out` has
+ * room for 4 + 8 * len octets: a code point adds at most 7 digits (a delta
+ * below 2^32) and the delimiter one. */
+static Py_ssize_t
+punycode(const Py_UCS4 *label, Py_ssize_t len, char *out)
+{
+    Py_ssize_t o = 0, basic = 0;
+    memcpy(out, "xn--", 4);
+    o = 4;
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (label[i] < 0x80) {
+            out[o++] = (char)label[i];
+            basic++;
+        }
+    if (basic)
+        out[o++] = '-';
+    Py_UCS4 n = 0x80;
+    Py_ssize_t delta = 0, bias = 72, h = basic;
+    while (h < len) {
+        Py_UCS4 m = 0x10FFFF;
+        for (Py_ssize_t i = 0; i < len; i++)
+            if (label[i] >= n && label[i] < m)
+                m = label[i];
+        delta += (Py_ssize_t)(m - n) * (h + 1);
+        n = m;
+        for (Py_ssize_t i = 0; i < len; i++) {
+            if (label[i] < n)
+                delta++;
+            else if (label[i] == n) {
+                Py_ssize_t q = delta;
+                for (Py_ssize_t k = 36;; k += 36) {
+                    Py_ssize_t t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+                    if (q < t)
+                        break;
+                    Py_ssize_t d = t + (q - t) % (36 - t);
+                    out[o++] = (char)(d < 26 ? 'a' + d : '0' + d - 26);
+                    q = (q - t) / (36 - t);
+                }
+                out[o++] = (char)(q < 26 ? 'a' + q : '0' + q - 26);
+                bias = punycode_adapt(delta, h + 1, h == basic);
+                delta = 0;
+                h++;
+            }
+        }
+        delta++;
+        n++;
+    }
+    return o;
+}
+
+/* D137: the forms of a name (labels checked for emptiness and hyphens,
+ * `nlabels` of them) whose characters are plain ASCII label characters or
+ * plain IDN characters, without ada: the Unicode form is the name with its
+ * separators "." and ASCII letters lowered, the A-label form that with each
+ * label holding a non-ASCII character Punycode-encoded.  1: *ascii and *uni
+ * set (new references); 0: not such a name, ada decides; 2: refused (a
+ * label too long for an A-label, or refused by the label pattern); -1: an
+ * error. */
+static int
+plain_idn_forms(const Hosts *self, PyObject *name, Py_ssize_t nlabels, PyObject **ascii, PyObject **uni)
+{
+    if (self->plain_bmp == NULL)
+        return 0;
+    int kind = PyUnicode_KIND(name);
+    const void *data = PyUnicode_DATA(name);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name), start = 0;
+    Py_UCS4 maxchar = 0x7F;
+    /* RFC 5893 §2 in a Bidi domain name: each label all R and AL, or ASCII
+     * from a letter to a letter or digit; any other label there: ada's. */
+    int bidi = 0, bidi_ok = 1, rtl = 0, not_rtl = 0, ascii_ltr = 1;
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        Py_UCS4 c = i < n ? PyUnicode_READ(kind, data, i) : self->separators[0];
+        if (i == n || is_separator(self, c)) {
+            Py_UCS4 last = PyUnicode_READ(kind, data, i - 1);  /* (labels are not empty) */
+            ascii_ltr &= last < 0x80 && ((last | 0x20) - 'a' < 26u || last - '0' < 10u);
+            bidi |= rtl;
+            bidi_ok &= (rtl && !not_rtl) || ascii_ltr;
+            rtl = not_rtl = 0;
+            ascii_ltr = 1;
+            start = i + 1;
+            continue;
+        }
+        int class = c < 0x80 ? (self->plain[c] ? PLAIN : NOT_PLAIN) : plain_idn(self, c);
+        if (class == NOT_PLAIN || (class == PLAIN_MARK && i == start))
+            return 0;  /* (UTS #46 maps it, or a label starts with a mark) */
+        rtl |= class == PLAIN_RTL;
+        not_rtl |= class != PLAIN_RTL;
+        ascii_ltr &= c < 0x80 && (i > start || (c | 0x20) - 'a' < 26u);
+        if (i == start && i + 4 <= n) {  /* ("xn--": ada checks that the label decodes) */
+            Py_UCS4 c1 = PyUnicode_READ(kind, data, i + 1);
+            if ((c | 0x20) == 'x' && (c1 | 0x20) == 'n' && PyUnicode_READ(kind, data, i + 2) == '-' &&
+                PyUnicode_READ(kind, data, i + 3) == '-')
+                return 0;
+        }
+        if (c > maxchar)
+            maxchar = c;
+    }
+    if (bidi && !bidi_ok)
+        return 0;
+    PyObject *u = PyUnicode_New(n, maxchar);
+    if (u == NULL)
+        return -1;
+    int ukind = PyUnicode_KIND(u);
+    void *udata = PyUnicode_DATA(u);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        PyUnicode_WRITE(ukind, udata, i, is_separator(self, c) ? '.' : (c >= 'A' && c <= 'Z') ? c | 0x20 : c);
+    }
+    Py_UCS4 small_label[64];
+    char small_out[4 + 8 * 64 + 1];
+    char *out = PyMem_Malloc((size_t)nlabels * sizeof(small_out));
+    if (out == NULL) {
+        Py_DECREF(u);
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t o = 0;
+    int result = 1;
+    start = 0;
+    for (Py_ssize_t i = 0; i <= n && result == 1; i++) {
+        if (i < n && PyUnicode_READ(ukind, udata, i) != '.')
+            continue;
+        Py_ssize_t len = i - start;
+        int wide = 0;
+        for (Py_ssize_t j = start; j < i; j++)
+            wide |= PyUnicode_READ(ukind, udata, j) >= 0x80;
+        if (len > self->max_label) {
+            result = 2;  /* (an A-label is longer than its label) */
+            break;
+        }
+        if (len > 63) {
+            result = 0;  /* (a longer limit than RFC 1035's: ada's answer) */
+            break;
+        }
+        if (o)
+            out[o++] = '.';
+        if (!wide) {
+            for (Py_ssize_t j = start; j < i; j++)
+                out[o++] = (char)PyUnicode_READ(ukind, udata, j);
+        }
+        else {
+            PyObject *piece = PyUnicode_Substring(u, start, i);
+            PyObject *m = piece == NULL ? NULL : PyObject_CallOneArg(self->label_fullmatch, piece);
+            Py_XDECREF(piece);
+            if (m == NULL) {
+                result = -1;
+                break;
+            }
+            int refused = m == Py_None;
+            Py_DECREF(m);
+            if (refused) {
+                result = 2;
+                break;
+            }
+            for (Py_ssize_t j = 0; j < len; j++)
+                small_label[j] = PyUnicode_READ(ukind, udata, start + j);
+            Py_ssize_t w = punycode(small_label, len, small_out);
+            memcpy(out + o, small_out, (size_t)w);
+            o += w;
+        }
+        start = i + 1;
+    }
+    if (result == 1) {
+        *ascii = PyUnicode_DecodeASCII(out, o, "strict");
+        if (*ascii == NULL)
+            result = -1;
+        else
+            *uni = Py_NewRef(u);
+    }
+    PyMem_Free(out);
+    Py_DECREF(u);
+    return result;
 }
 
 /* 1 when `ascii` (lower case, labels checked, `nlabels` of them, `tld` its
@@ -285,6 +499,22 @@ Hosts_validate(Hosts *self, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     if (ascii == NULL) {
+        int fast = plain_idn_forms(self, name, nlabels, &ascii, &uni);
+        if (fast < 0)
+            return NULL;
+        if (fast == 2)
+            Py_RETURN_NONE;
+    }
+    if (ascii != NULL && uni != NULL && ascii != uni) {
+        const Py_UCS1 *a = PyUnicode_1BYTE_DATA(ascii);
+        Py_ssize_t an = PyUnicode_GET_LENGTH(ascii);
+        if (an > self->max_domain || ascii_labels(self, a, an) != nlabels) {
+            Py_DECREF(ascii);
+            Py_DECREF(uni);
+            Py_RETURN_NONE;
+        }
+    }
+    if (ascii == NULL) {
         PyObject *joined = Py_NewRef(name);
         if (!dots_only) {
             Py_DECREF(joined);
@@ -342,21 +572,67 @@ Hosts_validate(Hosts *self, PyObject *const *args, Py_ssize_t nargs)
     return pair;
 }
 
+/* D137: the classes of the plain IDN characters from their flat (first,
+ * last, class) triples: sorted, disjoint, none ASCII or a separator. */
+static int
+plain_idn_table(Hosts *self, PyObject *triples)
+{
+    Py_ssize_t count = PyTuple_GET_SIZE(triples);
+    if (count % 3) {
+        PyErr_SetString(PyExc_ValueError, "Hosts(): plain_idn holds (first, last, class) triples");
+        return -1;
+    }
+    self->plain_bmp = PyMem_Calloc(0x10000, 1);
+    self->plain_astral = PyMem_Malloc(sizeof(Py_UCS4) * (size_t)(count ? count : 1));
+    if (self->plain_bmp == NULL || self->plain_astral == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    long previous = 0x7F;
+    for (Py_ssize_t k = 0; k < count; k += 3) {
+        long first = PyLong_AsLong(PyTuple_GET_ITEM(triples, k)), last = PyLong_AsLong(PyTuple_GET_ITEM(triples, k + 1));
+        long class = PyLong_AsLong(PyTuple_GET_ITEM(triples, k + 2));
+        if (PyErr_Occurred())
+            return -1;
+        if (first <= previous || last < first || last > 0x10FFFF || class < PLAIN || class > PLAIN_RTL) {
+            PyErr_SetString(PyExc_ValueError, "Hosts(): plain_idn triples are sorted, disjoint, not ASCII, of a class");
+            return -1;
+        }
+        for (long c = first; c <= last && c < 0x10000; c++) {
+            if (is_separator(self, (Py_UCS4)c)) {
+                PyErr_SetString(PyExc_ValueError, "Hosts(): a separator is no plain IDN character");
+                return -1;
+            }
+            self->plain_bmp[c] = (unsigned char)class;
+        }
+        if (last >= 0x10000) {
+            Py_UCS4 *t = self->plain_astral + 3 * self->nplain_astral++;
+            t[0] = (Py_UCS4)(first < 0x10000 ? 0x10000 : first);
+            t[1] = (Py_UCS4)last;
+            t[2] = (Py_UCS4)class;
+        }
+        previous = last;
+    }
+    return 0;
+}
+
 /* Hosts(ada, tlds, rules, nodes, flat, accept_unknown, label_fullmatch,
- * separators, plain, max_label, max_domain) */
+ * separators, plain, max_label, max_domain[, plain_idn]): plain_idn, the
+ * flat sorted (first, last, class) triples of uts58.tables.plain_idn (D137). */
 static PyObject *
 Hosts_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *ada, *tlds, *rules, *nodes, *flat, *fullmatch, *separators, *plain;
+    PyObject *ada, *tlds, *rules, *nodes, *flat, *fullmatch, *separators, *plain, *idn = NULL;
     int accept_unknown;
     Py_ssize_t max_label, max_domain;
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
         PyErr_SetString(PyExc_TypeError, "Hosts() takes positional arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!pOUUnn:Hosts", &u58_AdaType, &ada, &PyFrozenSet_Type, &tlds,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!pOUUnn|O!:Hosts", &u58_AdaType, &ada, &PyFrozenSet_Type, &tlds,
                           &PyFrozenSet_Type, &rules, &PyFrozenSet_Type, &nodes, &PyFrozenSet_Type, &flat,
-                          &accept_unknown, &fullmatch, &separators, &plain, &max_label, &max_domain))
+                          &accept_unknown, &fullmatch, &separators, &plain, &max_label, &max_domain,
+                          &PyTuple_Type, &idn))
         return NULL;
     if (!PyCallable_Check(fullmatch)) {
         PyErr_SetString(PyExc_TypeError, "Hosts(): label_fullmatch must be callable");
@@ -386,6 +662,10 @@ Hosts_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->max_label = max_label;
     self->max_domain = max_domain;
+    if (idn != NULL && plain_idn_table(self, idn) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
     self->ada = Py_NewRef(ada);
     self->tlds = Py_NewRef(tlds);
     self->rules = Py_NewRef(rules);
@@ -399,6 +679,8 @@ Hosts_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static void
 Hosts_dealloc(Hosts *self)
 {
+    PyMem_Free(self->plain_bmp);
+    PyMem_Free(self->plain_astral);
     Py_XDECREF(self->ada);
     Py_XDECREF(self->tlds);
     Py_XDECREF(self->rules);

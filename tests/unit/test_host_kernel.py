@@ -167,3 +167,102 @@ def test_python_kernels_use_no_c_call() -> None:
     finally:
         _kernels.use_python(False)
     assert rules._checker() is not None
+
+
+# D137: labels of plain IDN characters are encoded without ada.  Every such
+# character, and names of them in every class, give the reference's answer.
+
+
+def _plain_chars() -> dict[int, list[str]]:
+    from uts58.tables.plain_idn import PLAIN_IDN
+
+    classes: dict[int, list[str]] = {}
+    for k in range(0, len(PLAIN_IDN), 3):
+        first, last, kind = PLAIN_IDN[k : k + 3]
+        classes.setdefault(kind, []).extend(chr(cp) for cp in range(first, last + 1))
+    return classes
+
+
+def test_every_plain_character_gives_the_reference_answer() -> None:
+    from uts58.tables.plain_idn import PLAIN, PLAIN_MARK, PLAIN_RTL
+
+    rules = _rules()
+    checker = rules._checker()
+    assert checker is not None
+    decided = 0
+    names = {  # (each alone and among others of its class: ada's Bidi data is older than its IDNA data)
+        PLAIN: ("{}.com", "x{}y.de"),
+        PLAIN_MARK: ("a{}.com", "a{}b{}.de"),
+        PLAIN_RTL: ("{}.com", "\u0628{}\u05d0{}.de"),
+    }
+    for kind, chars in _plain_chars().items():
+        for char in chars:
+            for name in (form.replace("{}", char) for form in names[kind]):
+                c = checker.validate(name, False, False)
+                assert c == rules._validate(name, False, False, fast=False), (name, hex(ord(char)))
+                decided += c is not None
+    assert decided > 2 * 130_000  # (every name a host)
+
+
+_CLASSES = _plain_chars()
+_PLAIN_ALPHABET = st.one_of(
+    st.sampled_from(_CLASSES[1][:3000:7] + _CLASSES[1][-2000::11]),
+    st.sampled_from(_CLASSES[2]),
+    st.sampled_from(_CLASSES[3]),
+    st.sampled_from(list("aZ09-")),
+)
+_PLAIN_NAME = st.lists(
+    st.one_of(
+        st.text(alphabet=_PLAIN_ALPHABET, min_size=1, max_size=12),
+        st.text(alphabet=st.sampled_from(_CLASSES[3]), min_size=1, max_size=8),  # (an all right-to-left label)
+        st.sampled_from(["www", "1a", "a1", "a-", "Xn--abc", "x" * 60, "\u00e9" * 62]),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=4000, deadline=None)
+@given(_PLAIN_NAME, _SEPARATOR, _TLD)
+def test_generated_names_of_plain_characters(labels: list[str], separator: str, tld: str) -> None:
+    list(_agree(_rules(), separator.join([*labels, tld])))
+
+
+def test_the_table_is_what_decides_and_its_checks() -> None:
+    from uts58.hosts import whatwg
+
+    from uts58.hosts.domains import public_suffixes
+
+    rules = _rules()
+    hosts = type(rules._checker())
+    pattern = host_patterns(link_properties()).label
+
+    p = public_suffixes()
+    args = (_ada(), default_tlds(), p.rules, p.nodes, p.flat, p.accept_unknown, pattern.fullmatch)
+    chars = (LABEL_SEPARATORS, PLAIN_LABEL_CHARS, 63, 253)
+    # a private-use character is no IDNA character: named plain, it is encoded as it is (the table decides)
+    anything = (_ada(), default_tlds(), p.rules, p.nodes, p.flat, p.accept_unknown, lambda s: s, *chars)
+    assert hosts(*anything).validate("a\ue000.com", False, False) is None  # (ada refuses it)
+    encoded = "xn--" + "a\ue000".encode("punycode").decode()
+    assert hosts(*anything, (0xE000, 0xE000, 1)).validate("a\ue000.com", False, False) == (
+        encoded + ".com",
+        "a\ue000.com",
+    )
+    for bad in ((0x41, 0x41, 1), (0x100, 0xFF, 1), (0x100, 0x101, 4), (0x100, 0x101), (0x3002, 0x3002, 1)):
+        with pytest.raises(ValueError):
+            hosts(*args, *chars, bad)
+    assert whatwg.plain_idn()  # (this ada-url encodes every range's ends as they are)
+
+
+def test_an_ada_url_with_older_idna_data_decides_every_label(monkeypatch: pytest.MonkeyPatch) -> None:
+    from uts58.hosts import whatwg
+
+    whatwg.plain_idn.cache_clear()
+    real = whatwg.idna_to_ascii
+    monkeypatch.setattr(whatwg, "idna_to_ascii", lambda name: "" if "\u4e00" in name else real(name))
+    try:
+        assert whatwg.plain_idn() == ()
+    finally:
+        whatwg.plain_idn.cache_clear()
+        monkeypatch.undo()
+    assert whatwg.plain_idn()

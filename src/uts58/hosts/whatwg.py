@@ -46,6 +46,7 @@ __all__ = [
     "parse_display",
     "parse_special",
     "parse_special_href",
+    "plain_idn",
 ]
 
 
@@ -314,7 +315,28 @@ def host_checker(
     ada = _ada(module)
     if module is None or ada is None:
         return None
-    return module.Hosts(ada, tlds, rules, nodes, flat, accept_unknown, label_fullmatch, *characters)
+    return module.Hosts(ada, tlds, rules, nodes, flat, accept_unknown, label_fullmatch, *characters, plain_idn())
+
+
+@cache
+def plain_idn() -> tuple[int, ...]:
+    """D137: the flat (first, last, class) triples of
+    :mod:`uts58.tables.plain_idn`, the characters UTS #46 leaves as they are,
+    whose labels the accelerator Punycode-encodes without calling ada;
+    ``()`` when this ada-url does not encode the first and the last
+    character of every range as they are, a mark after a letter and a
+    right-to-left letter between two others (IDNA or Bidi_Class data older
+    than the table's ``SINCE`` and ``RTL_SINCE``): ada decides every label then."""
+    from ..tables.plain_idn import PLAIN_IDN, PLAIN_RTL
+
+    ends = [(PLAIN_IDN[k + e], PLAIN_IDN[k + 2]) for k in range(0, len(PLAIN_IDN), 3) for e in (0, 1)]
+    labels = ["a" + chr(cp) if kind != PLAIN_RTL else "\u05d0" + chr(cp) + "\u0628" for cp, kind in ends]
+    for k in range(0, len(labels), 16):
+        name = ".".join(labels[k : k + 16]) + ".com"
+        expected = ".".join("xn--" + label.encode("punycode").decode("ascii") for label in labels[k : k + 16])
+        if idna_to_ascii(name) != expected + ".com":
+            return ()
+    return PLAIN_IDN
 
 
 def idna_to_ascii(domain: str) -> str:
