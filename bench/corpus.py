@@ -185,3 +185,85 @@ def fresh_lines(n: int, shape: str = "dev", seed: int = 23) -> list[str]:
                 raise AssertionError(f"fresh_lines: host {made} made twice (seed {seed}, {shape})")
             seen.add(made)
     return lines
+
+
+# --- prose whose links have new hosts (issue 38) ----------------------------------------------------------------------
+#
+# corpus.prose draws every link from the 12 of LINKS, so that past their first
+# time a cache answers for them.  Here each link has a host no other link has
+# (as in a crawl or a feed across many sites), with a link every 300-500
+# characters as in prose.  "dev": the scripts of WORDS and LINKS' forms;
+# "held-out" (only reported): other scripts (words made of syllables), other
+# TLDs and forms (ports, queries, <addr>, a URL in parentheses), other line
+# lengths.  Both were built before the per-candidate path was changed, from the
+# same generator of host names as fresh_lines, with seeds of their own.
+
+_PROSE_FORMS = {
+    "dev": (
+        "https://{h}/wiki/{w}",
+        "{h}/path/to/page?q=1&r=2#frag",
+        "www.{h}/{w}",
+        "{l}@{h}",
+        "mailto:{l}@{h}",
+        "https://{h}/α(β)γ",
+        "http://{h}/%E3%82%A2",
+    ),
+    "held-out": (
+        "http://{h}:8080/{w}?id={k}",
+        "(https://www.{h}/{w})",
+        "<{l}@{h}>",
+        "{l}.{k}@{h}",
+        "https://{h}/{w}/#{k}",
+        "{h}/{w}/",
+    ),
+}
+_PROSE_SCRIPTS = {
+    "dev": tuple(WORDS),
+    "held-out": ("hebrew", "georgian", "tamil", "armenian", "latin", "greek"),
+}
+
+
+def fresh_prose(size: int, shape: str = "dev", seed: int = 38) -> list[str]:
+    """Lines of multilingual prose, ``size`` characters in all, with a link
+    every 300-500 characters whose host no other link has (see above)."""
+    rng = random.Random(seed if shape == "dev" else seed + 1000)
+    base = 2 * 10**7 if shape == "dev" else 3 * 10**7  # (hosts apart from fresh_lines' and each other's)
+    scripts = _PROSE_SCRIPTS[shape]
+    words = {
+        s: WORDS[s] if s in WORDS and shape == "dev" else [_fresh_name(rng, s, k)[:6] for k in range(12)]
+        for s in scripts
+    }
+    lines: list[str] = []
+    parts: list[str] = []
+    total = line_length = 0
+    next_link = rng.randint(300, 500)
+    line_end = rng.randint(200, 2000) if shape == "dev" else rng.randint(60, 400)
+    k = 0
+    seen: set[str] = set()
+    while total < size:
+        script = rng.choice(scripts)
+        chunk = " ".join(rng.choice(words[script]) for _ in range(rng.randint(3, 9))) + rng.choice([". ", ", ", " "])
+        parts.append(chunk)
+        total += len(chunk)
+        line_length += len(chunk)
+        if total >= next_link:
+            k += 1
+            tlds = _TLDS.get(script, _TLDS["latin"]) + (_HELD_OUT_LATIN_TLDS if shape != "dev" else [])
+            host = _fresh_name(rng, script if script in _SYLLABLES else "latin", base + k) + "." + rng.choice(tlds)
+            if host in seen:
+                raise AssertionError(f"fresh_prose: host {host} made twice")
+            seen.add(host)
+            form = rng.choice(_PROSE_FORMS[shape])
+            link = form.format(h=host, w=rng.choice(words[script]), l=_fresh_name(rng, "latin", k), k=k)
+            link = rng.choice(BEFORE) + link + rng.choice(AFTER)
+            parts.append(link)
+            total += len(link)
+            line_length += len(link)
+            next_link = total + rng.randint(300, 500)
+        if line_length >= line_end:
+            lines.append("".join(parts).strip("\n"))
+            parts, line_length = [], 0
+            line_end = rng.randint(200, 2000) if shape == "dev" else rng.randint(60, 400)
+    if parts:
+        lines.append("".join(parts).strip("\n"))
+    return lines

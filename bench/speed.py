@@ -81,12 +81,22 @@ class Sizes:
     rounds: int
     fresh: int = 40_000  # lines of the link-dense text with new hosts (dev shape)
     fresh_held_out: int = 12_000  # and of its held-out shape
+    fresh_prose: int = 8 * MB  # characters of the prose whose links have new hosts (dev shape)
+    fresh_prose_held_out: int = 3 * MB  # and of its held-out shape
 
     @staticmethod
     def of(quick: bool) -> Sizes:
         if quick:
             return Sizes(
-                prose=MB // 2, dense=MB // 4, pure=MB // 8, doc_step=32, rounds=1, fresh=4000, fresh_held_out=1200
+                prose=MB // 2,
+                dense=MB // 4,
+                pure=MB // 8,
+                doc_step=32,
+                rounds=1,
+                fresh=4000,
+                fresh_held_out=1200,
+                fresh_prose=MB // 2,
+                fresh_prose_held_out=MB // 4,
             )
         return Sizes(prose=8 * MB, dense=MB, pure=MB, doc_step=1, rounds=3)
 
@@ -207,6 +217,12 @@ def _probe(args: argparse.Namespace) -> int:
         workloads["dense"] = [Path(args.dense).read_bytes().decode("utf-8")]
         workloads["fresh"] = corpus.fresh_lines(sizes.fresh, "dev")
         workloads["fresh held-out"] = corpus.fresh_lines(sizes.fresh_held_out, "held-out")
+        for key, shape, size in (
+            ("fresh prose", "dev", sizes.fresh_prose),
+            ("fresh prose held-out", "held-out", sizes.fresh_prose_held_out),
+        ):
+            workloads[key] = corpus.fresh_prose(size, shape)
+            workloads[f"{key} whole"] = ["\n".join(workloads[key])]
         if not isinstance(real, str):
             workloads["lines"], workloads["docs"] = real[1], real[0]
     try:
@@ -273,11 +289,15 @@ def before_tree(rev: str) -> tuple[Path, str]:
     if git("rev-parse", "HEAD", cwd=tree) != commit:
         raise RuntimeError(f"{tree} is not at {commit}")
     package = tree / "src" / "uts58"
-    if not list(package.glob("_speedups*.so")):
+
+    def built() -> bool:  # (uts58/kernels/_c since issue 37, uts58/_speedups before)
+        return bool(list(package.glob("kernels/_c*.so")) or list(package.glob("_speedups*.so")))
+
+    if not built():
         done = subprocess.run(
             [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, capture_output=True, text=True
         )
-        if done.returncode != 0 or not list(package.glob("_speedups*.so")):
+        if done.returncode != 0 or not built():
             raise RuntimeError(f"could not build the C accelerator in {tree}: {done.stderr.strip()[-500:]}")
     return tree / "src", short
 
@@ -544,10 +564,9 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
         )
         js = {which: node_time(which, texts, rounds) for which in JS}
         py_result = py_time(py, texts, rounds)
-        # (cold: the caches cleared before each timing; every host is new anyway.
-        # Against a tree from before the caches could be cleared, warm with warm.)
-        ub = b(then, key)
-        u = now.get(key, NO_CORPUS) if ub is not None else now.get(f"{key} cold", now.get(key, NO_CORPUS))
+        # (cold: the caches cleared before each timing, for both trees; a tree
+        # from before the caches could be cleared gives its warm figure.)
+        ub, u = _cold(then, key) if before is not None else None, _cold(now, key)
         target = verdict.check(
             _ratio(u, js["autolinker"]), 1.5, "uts58 / Autolinker", _ratio(ub, js["autolinker"]) if ub else None
         )
@@ -561,6 +580,38 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
                 per_link = f"; {ub.seconds / ub.links * 1e6:.1f} → {u.seconds / u.links * 1e6:.1f} µs per link"
         rows.append(f"| {head}: uts58 find_links | {_uts58_cell(u, ub, label)}{per_link} | {target} |")
         rows += _peer_rows(head, u, ub, js, peer_names, peer_names["py"], py_result)
+
+    # Prose whose every link has a new host (issue 38), per line and per document.
+    for key, shape, size in (
+        ("fresh prose", "dev", sizes.fresh_prose),
+        ("fresh prose held-out", "held-out", sizes.fresh_prose_held_out),
+    ):
+        texts = corpus.fresh_prose(size, shape)
+        print(f"speed: peers on {key}…", file=sys.stderr, flush=True)
+        head = (
+            f"speed, multilingual prose, every host new ({shape} shape: {len(texts):,} lines, "
+            f"{utf8_mb(texts):.1f} MB, {len(corpus._PROSE_SCRIPTS[shape])} scripts)"
+        )
+        js = {which: node_time(which, texts, rounds) for which in JS}
+        py_texts = texts[::8]
+        py_result = py_time(py, py_texts, rounds)
+        ub, u = _cold(then, key) if before is not None else None, _cold(now, key)
+        target = verdict.check(
+            _ratio(u, js["autolinker"]), 2, "uts58 / Autolinker", _ratio(ub, js["autolinker"]) if ub else None
+        )
+        per_link = ""
+        if isinstance(u, Measure) and u.links:
+            per_link = f"; {u.seconds / u.links * 1e6:.1f} µs per link, everything included"
+            if isinstance(ub, Measure) and ub.links:
+                per_link = f"; {ub.seconds / ub.links * 1e6:.1f} → {u.seconds / u.links * 1e6:.1f} µs per link"
+        rows.append(
+            f"| {head}, one call per line: uts58 find_links | {_uts58_cell(u, ub, label)}{per_link} | {target} |"
+        )
+        py_label = f"{peer_names['py']}, every 8th line ({len(py_texts):,} lines, {utf8_mb(py_texts):.1f} MB)"
+        rows += _peer_rows(f"{head}, one call per line", u, ub, js, peer_names, py_label, py_result)
+        whole_key = f"{key} whole"
+        wb, w = _cold(then, whole_key) if before is not None else None, _cold(now, whole_key)
+        rows.append(f"| {head}, one call on the whole text: uts58 find_links | {_uts58_cell(w, wb, label)} | — |")
 
     # Pure Python.
     for key, title in (
@@ -582,6 +633,12 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
             f"{_uts58_cell(u, ub, label)} | {target} |"
         )
     return rows, verdict.ok
+
+
+def _cold(results: dict[str, Result], key: str) -> Result:
+    """The figure of ``key`` with the caches cleared before each timing (a
+    tree from before they could be cleared: its only figure)."""
+    return results.get(f"{key} cold", results.get(key, NO_CORPUS))
 
 
 def _peer_rows(

@@ -323,19 +323,13 @@ def plain_idn() -> tuple[int, ...]:
     """D137: the flat (first, last, class) triples of
     :mod:`uts58.tables.plain_idn`, the characters UTS #46 leaves as they are,
     whose labels the accelerator Punycode-encodes without calling ada;
-    ``()`` when this ada-url does not encode the first and the last
-    character of every range as they are, a mark after a letter and a
-    right-to-left letter between two others (IDNA or Bidi_Class data older
-    than the table's ``SINCE`` and ``RTL_SINCE``): ada decides every label then."""
-    from ..tables.plain_idn import PLAIN_IDN, PLAIN_RTL
+    ``()`` when this ada-url does not encode the table's ``PROBES`` as they
+    are (IDNA or Bidi_Class data older than its ``SINCE`` and ``RTL_SINCE``):
+    ada decides every label then."""
+    from ..tables.plain_idn import PLAIN_IDN, PROBES
 
-    ends = [(PLAIN_IDN[k + e], PLAIN_IDN[k + 2]) for k in range(0, len(PLAIN_IDN), 3) for e in (0, 1)]
-    labels = ["a" + chr(cp) if kind != PLAIN_RTL else "\u05d0" + chr(cp) + "\u0628" for cp, kind in ends]
-    for k in range(0, len(labels), 16):
-        name = ".".join(labels[k : k + 16]) + ".com"
-        expected = ".".join("xn--" + label.encode("punycode").decode("ascii") for label in labels[k : k + 16])
-        if idna_to_ascii(name) != expected + ".com":
-            return ()
+    if any(idna_to_ascii(name) != ascii for name, ascii in PROBES):
+        return ()
     return PLAIN_IDN
 
 

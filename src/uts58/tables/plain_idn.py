@@ -363,3 +363,22 @@ PLAIN_IDN = (
     0x20000, 0x2A6DF, 0x1, 0x2A700, 0x2B739, 0x1, 0x2B740, 0x2B81D, 0x1, 0x2B820, 0x2CEA1, 0x1,
     0x2CEB0, 0x2EBE0, 0x1, 0x30000, 0x3134A, 0x1, 0x31350, 0x323AF, 0x1,
 )
+
+# (name, A-label form): what the URL parser in use must answer for PLAIN_IDN to be used.
+PROBES = (
+    ('aՠ.aֈ.אׯب.אࣇب.a୕.aఄ.aౝ.aೝ.a\u0cf3.aഄ.aඁ.aຆ.aຌ.a\u0ece.aᜟ.aᡸ.com', 'xn--a-mbc.xn--a-wdc.xn--4db6dti.xn--4db0po8e.xn--a-rse.xn--a-r2e.xn--a-u7e.xn--a-5ff.xn--a-fhf.xn--a-eif.xn--a-jpf.xn--a-g4f.xn--a-s4f.xn--a-k8f.xn--a-7pj.xn--a-x9j.com'),
+    ('aᭌ.aᳺ.aⱟ.aㄯ.aㆿ.a䶿.aꞯ.aꞹ.aꞻ.aꞽ.aꞿ.aꟁ.aꟃ.aꟈ.aꟊ.aꟑ.com', 'xn--a-bhl.xn--a-v5l.xn--a-2ls.xn--a-hmu.xn--a-puu.xn--a-bk6a.xn--a-y43e.xn--a-j53e.xn--a-n53e.xn--a-r53e.xn--a-v53e.xn--a-z53e.xn--a-353e.xn--a-e63e.xn--a-i63e.xn--a-w63e.com'),
+    ('aꟓ.aꟕ.aꟗ.aꟙ.aꟶ.aꣾ.aꣿ.aꭨ.a𐖗.a𐖡.a𐖣.a𐖱.a𐖳.a𐖹.a𐖻.a𐖼.com', 'xn--a-063e.xn--a-463e.xn--a-863e.xn--a-d73e.xn--a-083e.xn--a-3o4e.xn--a-5o4e.xn--a-fp5e.xn--a-oe3i.xn--a-8e3i.xn--a-df3i.xn--a-5f3i.xn--a-9f3i.xn--a-mg3i.xn--a-qg3i.xn--a-sg3i.com'),
+    ('a𐞀.א𐨵ب.א𐴀ب.א𐴣ب.א𐺀ب.א𐺩ب.א𐺰ب.א𐺱ب.א𐼀ب.א𐼜ب.א𐼧ب.א𐼰ب.א𐽅ب.א𐾰ب.א𐿄ب.א𐿠ب.com', 'xn--a-m63i.xn--4db0p0015e.xn--4db0pl095e.xn--4db0p9395e.xn--4db0p3236e.xn--4db0pr736e.xn--4db0pl836e.xn--4db0po836e.xn--4db0p9646e.xn--4db0pl056e.xn--4db0pr156e.xn--4db0pr256e.xn--4db0p0456e.xn--4db0px666e.xn--4db0p3866e.xn--4db0p6176e.com'),
+    ('א𐿶ب.a𑁱.a𑁲.a𑁳.a𑁴.a𑁵.a𑃂.a𑅄.a𑅅.a𑅆.a𑅇.a𑇎.a𑇏.a\U0001123f.a\U00011240.a\U00011241.com', 'xn--4db0pr476e.xn--a-fx7i.xn--a-hx7i.xn--a-jx7i.xn--a-lx7i.xn--a-nx7i.xn--a-117i.xn--a-h97i.xn--a-j97i.xn--a-l97i.xn--a-n97i.xn--a-di8i.xn--a-fi8i.xn--a-to8i.xn--a-vo8i.xn--a-xo8i.com'),
+    ('a𑑟.a𑑡.a𑚸.a𑜚.a𑝀.a𑝆.a𑠀.a𑠫.a𑠬.a𑠸.a𑤆.a𑤉.a𑤌.a𑤓.a𑤕.a𑤖.com', 'xn--a-wk9i.xn--a-0k9i.xn--a-8j0j.xn--a-up0j.xn--a-0r0j.xn--a-ds0j.xn--a-z20j.xn--a-g50j.xn--a-i50j.xn--a-650j.xn--a-yi1j.xn--a-4i1j.xn--a-bj1j.xn--a-pj1j.xn--a-tj1j.xn--a-vj1j.com'),
+    ('a𑤘.a𑤯.a𑤱.a𑤵.a𑤷.a𑤸.a𑤻.a𑤼.a𑤿.a𑥀.a𑥁.a𑥂.a𑥐.a𑥙.a𑦠.a𑦧.com', 'xn--a-zj1j.xn--a-bl1j.xn--a-fl1j.xn--a-nl1j.xn--a-rl1j.xn--a-tl1j.xn--a-zl1j.xn--a-1l1j.xn--a-7l1j.xn--a-9l1j.xn--a-cm1j.xn--a-em1j.xn--a-6m1j.xn--a-pn1j.xn--a-rr1j.xn--a-5r1j.com'),
+    ('a𑦪.a𑧐.a𑧑.a𑧗.a𑧚.a𑧟.a𑧡.a𑧣.a𑧤.a𑪝.a𑪰.a𑵠.a𑵥.a𑵧.a𑵨.a𑵪.com', 'xn--a-cs1j.xn--a-iu1j.xn--a-ku1j.xn--a-wu1j.xn--a-2u1j.xn--a-dv1j.xn--a-hv1j.xn--a-lv1j.xn--a-nv1j.xn--a-751j.xn--a-b71j.xn--a-mc3j.xn--a-wc3j.xn--a-0c3j.xn--a-2c3j.xn--a-6c3j.com'),
+    ('a𑶉.a𑶊.a𑶎.a𑶐.a𑶑.a𑶓.a𑶖.a𑶘.a𑶠.a𑶩.a𑻠.a𑻲.a𑻳.a𑻶.a\U00011f00.a\U00011f01.com', 'xn--a-ye3j.xn--a-0e3j.xn--a-8e3j.xn--a-df3j.xn--a-ff3j.xn--a-jf3j.xn--a-pf3j.xn--a-tf3j.xn--a-9f3j.xn--a-sg3j.xn--a-ky3j.xn--a-lz3j.xn--a-nz3j.xn--a-tz3j.xn--a-e03j.xn--a-g03j.com'),
+    ('a\U00011f02.a\U00011f03.a\U00011f04.a\U00011f10.a\U00011f12.a\U00011f33.a\U00011f34.a\U00011f3a.a\U00011f3e.a\U00011f40.a\U00011f50.a\U00011f59.a𑾰.a𒾐.a𒿰.a\U0001342f.com', 'xn--a-i03j.xn--a-k03j.xn--a-m03j.xn--a-b13j.xn--a-f13j.xn--a-b33j.xn--a-d33j.xn--a-p33j.xn--a-x33j.xn--a-133j.xn--a-y43j.xn--a-h53j.xn--a-gb4j.xn--a-ox0k.xn--a-520k.xn--a-9u2k.com'),
+    ('a\U00013440.a\U00013441.a\U00013446.a\U00013447.a\U00013455.a𖩰.a𖪾.a𖫀.a𖫉.a𖹠.a𖹿.a𖽊.a𖽏.a𖾇.a𖿣.a𖿤.com', 'xn--a-8v2k.xn--a-bw2k.xn--a-lw2k.xn--a-nw2k.xn--a-gx2k.xn--a-xj5m.xn--a-eo5m.xn--a-io5m.xn--a-0o5m.xn--a-j66m.xn--a-b86m.xn--a-wk7m.xn--a-6k7m.xn--a-eo7m.xn--a-nt7m.xn--a-pt7m.com'),
+    ('a𘟷.a𘳕.a𘴀.a𘴈.a𚿰.a𚿳.a𚿵.a𚿻.a𚿽.a𚿾.a𛄢.a\U0001b132.a𛅐.a𛅒.a\U0001b155.a𛅤.com', 'xn--a-vv7n.xn--a-2w9n.xn--a-jz9n.xn--a-zz9n.xn--a-ml4p.xn--a-sl4p.xn--a-wl4p.xn--a-8l4p.xn--a-dm4p.xn--a-fm4p.xn--a-324p.xn--a-034p.xn--a-q54p.xn--a-u54p.xn--a-054p.xn--a-v64p.com'),
+    ('a𛅧.a𜼀.a𜼭.a𜼰.a𜽆.a𝼀.a𝼞.a\U0001df25.a\U0001df2a.a𞄀.a𞄬.a𞄷.a𞄽.a𞅀.a𞅉.a𞅎.com', 'xn--a-164p.xn--a-0k7q.xn--a-ln7q.xn--a-rn7q.xn--a-0o7q.xn--a-283r.xn--a-sb4r.xn--a-6b4r.xn--a-hc4r.xn--a-c34r.xn--a-u54r.xn--a-h64r.xn--a-t64r.xn--a-z64r.xn--a-i74r.xn--a-s74r.com'),
+    ('a𞊐.a𞊭.a𞋀.a𞋫.a𞋰.a𞋹.a\U0001e4d0.a\U0001e4eb.a\U0001e4f0.a\U0001e4f9.a𞟠.a𞟦.a𞟨.a𞟫.a𞟭.a𞟮.com', 'xn--a-6q5r.xn--a-us5r.xn--a-xt5r.xn--a-ew5r.xn--a-ow5r.xn--a-6w5r.xn--a-3o6r.xn--a-nq6r.xn--a-xq6r.xn--a-gr6r.xn--a-wy7r.xn--a-8y7r.xn--a-dz7r.xn--a-jz7r.xn--a-nz7r.xn--a-pz7r.com'),
+    ('a𞟰.a𞟾.א𞥋ب.a𪛟.a\U0002b739.a𰀀.a𱍊.a\U00031350.a\U000323af.com', 'xn--a-tz7r.xn--a-m07r.xn--4db0po658k.xn--a-ws7z.xn--a-3m40a.xn--a-q143a.xn--a-w324a.xn--a-8324a.xn--a-qy94a.com'),
+)
