@@ -271,16 +271,17 @@ def run_probe(src: Path, pure: bool, dense: Path, quick: bool) -> dict[str, Resu
     return results
 
 
-def before_tree(rev: str) -> tuple[Path, str]:
+def before_tree(rev: str, mypyc: bool = False) -> tuple[Path, str]:
     """(src directory, short commit) of a worktree of ``rev`` in the bench
-    cache dir, with its C accelerator built in place."""
+    cache dir, with its C accelerator built in place (``mypyc``: and the
+    decision path compiled, as a ``UTS58_MYPYC=1`` build does, issue 38)."""
 
     def git(*args: str, cwd: Path = REPO) -> str:
         return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
 
     commit = git("rev-parse", "--verify", f"{rev}^{{commit}}")
     short = git("rev-parse", "--short=7", commit)
-    tree = precision.cache_dir() / f"before-{short}"
+    tree = precision.cache_dir() / f"{'mypyc' if mypyc else 'before'}-{short}"
     if not (tree / ".git").exists():
         if tree.exists():
             shutil.rmtree(tree)
@@ -291,11 +292,14 @@ def before_tree(rev: str) -> tuple[Path, str]:
     package = tree / "src" / "uts58"
 
     def built() -> bool:  # (uts58/kernels/_c since issue 37, uts58/_speedups before)
+        if mypyc and not list(package.glob("detect/scanner*.so")):
+            return False
         return bool(list(package.glob("kernels/_c*.so")) or list(package.glob("_speedups*.so")))
 
     if not built():
+        env = {**os.environ, "UTS58_MYPYC": "1"} if mypyc else None
         done = subprocess.run(
-            [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, capture_output=True, text=True
+            [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, capture_output=True, text=True, env=env
         )
         if done.returncode != 0 or not built():
             raise RuntimeError(f"could not build the C accelerator in {tree}: {done.stderr.strip()[-500:]}")
@@ -478,6 +482,14 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
                 then = {k: reason for k in ("prose", "ascii", "dense", "lines", "docs")}
                 then_pure = {k: reason for k in ("pure prose", "pure lines")}
 
+        compiled: dict[str, Result] = {}
+        print("speed: uts58 with the decision path compiled (mypyc)…", file=sys.stderr, flush=True)
+        try:
+            compiled = run_probe(before_tree("HEAD", mypyc=True)[0], False, dense_file, quick)
+        except (RuntimeError, subprocess.CalledProcessError) as exc:
+            reason = str(exc) if isinstance(exc, RuntimeError) else f"git: {exc.stderr.strip()[-300:]}"
+            compiled = {k: reason for k in ("fresh", "fresh held-out", "fresh prose", "fresh prose held-out")}
+
     def b(results: dict[str, Result], key: str) -> Result | None:
         return results.get(key, NO_CORPUS) if before is not None else None
 
@@ -579,6 +591,7 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
             if isinstance(ub, Measure) and ub.links:
                 per_link = f"; {ub.seconds / ub.links * 1e6:.1f} → {u.seconds / u.links * 1e6:.1f} µs per link"
         rows.append(f"| {head}: uts58 find_links | {_uts58_cell(u, ub, label)}{per_link} | {target} |")
+        rows.append(_compiled_row(head, _cold(compiled, key), js["autolinker"]))
         rows += _peer_rows(head, u, ub, js, peer_names, peer_names["py"], py_result)
 
     # Prose whose every link has a new host (issue 38), per line and per document.
@@ -607,6 +620,7 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
         rows.append(
             f"| {head}, one call per line: uts58 find_links | {_uts58_cell(u, ub, label)}{per_link} | {target} |"
         )
+        rows.append(_compiled_row(f"{head}, one call per line", _cold(compiled, key), js["autolinker"]))
         py_label = f"{peer_names['py']}, every 8th line ({len(py_texts):,} lines, {utf8_mb(py_texts):.1f} MB)"
         rows += _peer_rows(f"{head}, one call per line", u, ub, js, peer_names, py_label, py_result)
         whole_key = f"{key} whole"
@@ -633,6 +647,16 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
             f"{_uts58_cell(u, ub, label)} | {target} |"
         )
     return rows, verdict.ok
+
+
+def _compiled_row(head: str, u: Result, autolinker: Result) -> str:
+    """The row of this tree with its decision path compiled by mypyc (issue 38: not yet the default build)."""
+    per_link = f"; {u.seconds / u.links * 1e6:.1f} µs per link" if isinstance(u, Measure) and u.links else ""
+    ratio = _ratio(u, autolinker)
+    return (
+        f"| {head}: uts58 find_links, decision path compiled (a UTS58_MYPYC=1 build), caches cleared | "
+        f"{_fmt(u)}{per_link} | uts58 / Autolinker {'—' if ratio is None else f'{ratio:.2f}'} |"
+    )
 
 
 def _cold(results: dict[str, Result], key: str) -> Result:

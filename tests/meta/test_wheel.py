@@ -31,8 +31,9 @@ CONFORMANCE_FILES = ("LinkDetectionTest.txt", "LinkFormattingTest.txt")
 # and is about a third of that without; the bound leaves room for the code
 # to grow, not for the raw files to come back.  (466,234 bytes with the
 # host kernel of issue 23, 160 kB of it the accelerator with its debug
-# information; 593,110 with 18.0.0's tables beside 17.0.0's, issue 26.)
-WHEEL_BOUND = 650_000
+# information; 593,110 with 18.0.0's tables beside 17.0.0's, issue 26;
+# 653,163 with the plain IDN characters and their probes, issue 38, D137.)
+WHEEL_BOUND = 680_000
 
 # What a build reads from the checkout (MANIFEST.in grafts the directories).
 _SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "CHANGELOG.md", "LICENSE", "Makefile")

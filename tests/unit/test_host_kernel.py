@@ -231,7 +231,6 @@ def test_generated_names_of_plain_characters(labels: list[str], separator: str, 
 
 def test_the_table_is_what_decides_and_its_checks() -> None:
     from uts58.hosts import whatwg
-
     from uts58.hosts.domains import public_suffixes
 
     rules = _rules()

@@ -62,13 +62,18 @@ def run_tlds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def version_report() -> str:
     """What ``uts58 --version`` prints: the version, whether the C kernels and
-    ada's C API are in use (and why not), and the versions of the data."""
+    ada's C API are in use (and why not), whether the decision path runs
+    compiled (issue 38), and the versions of the data."""
     from .. import kernels as _kernels
+    from ..base.compiled import COMPILED, compiled
     from ..hosts import whatwg
 
+    done = len(compiled())
+    path = "interpreted" if not done else f"compiled by mypyc ({done} of {len(COMPILED)} modules)"
     return (
         f"uts58 {__version__}\n"
         f"accelerator: {_kernels.status()}\n"
+        f"decision path: {path}\n"
         f"ada C API: {whatwg.ada_status()}\n"
         f"ada-url: {whatwg.ada_version()}\n"
         f"Unicode data: {', '.join(available_versions())} (default {DEFAULT_UNICODE_VERSION})\n"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
@@ -261,6 +261,12 @@ class DomainRules:
 
     tlds: frozenset[str]
     label: re.Pattern[str]
+    # (made by __post_init__; declared, so that a compiled class has them too)
+    _memo: Callable[[str, bool, bool], tuple[str, str] | None] = field(init=False, repr=False, compare=False)
+    _forms_memo: Callable[[str, bool, bool, bool], tuple[int, str, str] | None] = field(
+        init=False, repr=False, compare=False
+    )
+    _c: tuple[Any, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Issue 14, D93: hosts repeat in real text, and validating one (UTS #46,
@@ -277,7 +283,7 @@ class DomainRules:
 
     def _checker(self) -> Any:
         module = c_module()
-        made = self._c  # type: ignore[attr-defined]
+        made = self._c
         if made[0] is not module:
             psl = public_suffixes()
             characters = (LABEL_SEPARATORS, PLAIN_LABEL_CHARS, _MAX_LABEL, _MAX_DOMAIN)
@@ -306,8 +312,7 @@ class DomainRules:
         Unicode form), or None; remembered as :meth:`check`'s answers are."""
         if len(name) > HOST_CACHE_NAME_LIMIT:
             return self._validate(name, any_tld, single_label)
-        memo: Callable[[str, bool, bool], tuple[str, str] | None] = self._memo  # type: ignore[attr-defined]
-        return memo(name, any_tld, single_label)
+        return self._memo(name, any_tld, single_label)
 
     def _validate(self, name: str, any_tld: bool, single_label: bool, fast: bool = True) -> tuple[str, str] | None:
         # ``fast=False``: every name through the URL parser, and each "xn--"
@@ -399,8 +404,7 @@ class DomainRules:
         port follows the name (after a scheme, D52)."""
         if len(name) > HOST_CACHE_NAME_LIMIT:
             return self._forms(name, schemed, single_label, path_follows)
-        memo: Callable[[str, bool, bool, bool], tuple[int, str, str] | None] = self._forms_memo  # type: ignore[attr-defined]
-        return memo(name, schemed, single_label, path_follows)
+        return self._forms_memo(name, schemed, single_label, path_follows)
 
     def _forms(self, name: str, schemed: bool, single_label: bool, path_follows: bool) -> tuple[int, str, str] | None:
         if schemed:
