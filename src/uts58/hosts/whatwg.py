@@ -321,7 +321,7 @@ def host_checker(
 @cache
 def plain_idn() -> tuple[int, ...]:
     """D137: the flat (first, last, class) triples of
-    :mod:`uts58.tables.plain_idn`, the characters UTS #46 leaves as they are,
+    ``uts58.tables.plain_idn``, the characters UTS #46 leaves as they are,
     whose labels the accelerator Punycode-encodes without calling ada;
     ``()`` when this ada-url does not encode the table's ``PROBES`` as they
     are (IDNA or Bidi_Class data older than its ``SINCE`` and ``RTL_SINCE``):
