@@ -654,7 +654,7 @@ def _compiled_row(head: str, u: Result, autolinker: Result) -> str:
     per_link = f"; {u.seconds / u.links * 1e6:.1f} µs per link" if isinstance(u, Measure) and u.links else ""
     ratio = _ratio(u, autolinker)
     return (
-        f"| {head}: uts58 find_links, decision path compiled (a UTS58_MYPYC=1 build), caches cleared | "
+        f"| {head}: uts58 find_links, decision path compiled (a UTS58_MYPYC=1 build of HEAD), caches cleared | "
         f"{_fmt(u)}{per_link} | uts58 / Autolinker {'—' if ratio is None else f'{ratio:.2f}'} |"
     )
 

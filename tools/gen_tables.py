@@ -201,10 +201,11 @@ STAND_INS = (
     )
 
 
-# D137: the newest Unicode version whose characters every ada-url that uts58
-# accepts has in its IDNA data (ada-url 1.15's tables are Unicode 15.1's), and
-# in its Bidi_Class data, which is older: ada-url 4.0 reads the right-to-left
-# letters of 14.0 (U+0870..U+088E, U+10F70..) as left-to-right ones.
+# D137: the newest Unicode version whose characters plain_idn takes, below
+# ada-url 4.0's IDNA data (17.0) and, for right-to-left letters, below its
+# Bidi_Class data, which is older: it reads the right-to-left letters of 14.0
+# (U+0870..U+088E, U+10F70..) as left-to-right ones.  Another ada-url is
+# checked at run time against PROBES (uts58.hosts.whatwg.plain_idn).
 PLAIN_IDN_SINCE = "15.0"
 PLAIN_RTL_SINCE = "13.0"
 # Characters IDNA2008 allows only in a context (CONTEXTJ: the joiners; CONTEXTO:

@@ -662,7 +662,7 @@ Hosts_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->max_label = max_label;
     self->max_domain = max_domain;
-    if (idn != NULL && plain_idn_table(self, idn) < 0) {
+    if (idn != NULL && PyTuple_GET_SIZE(idn) > 0 && plain_idn_table(self, idn) < 0) {  /* (none: ada decides) */
         Py_DECREF(self);
         return NULL;
     }

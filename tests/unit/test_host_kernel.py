@@ -243,6 +243,7 @@ def test_the_table_is_what_decides_and_its_checks() -> None:
     # a private-use character is no IDNA character: named plain, it is encoded as it is (the table decides)
     anything = (_ada(), default_tlds(), p.rules, p.nodes, p.flat, p.accept_unknown, lambda s: s, *chars)
     assert hosts(*anything).validate("a\ue000.com", False, False) is None  # (ada refuses it)
+    assert hosts(*anything, ()).validate("a\ue000.com", False, False) is None  # (no table: ada decides)
     encoded = "xn--" + "a\ue000".encode("punycode").decode()
     assert hosts(*anything, (0xE000, 0xE000, 1)).validate("a\ue000.com", False, False) == (
         encoded + ".com",
