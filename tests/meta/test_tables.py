@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -133,8 +134,12 @@ def test_lazy_package_exports() -> None:
     import subprocess
 
     probe = "import sys, uts58; print(sorted(m for m in sys.modules if m.startswith('uts58.')))"
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert loaded.strip() == "[]"
+    env = {k: v for k, v in os.environ.items() if k != "UTS58_PURE_PYTHON"}
+    for pure, expected in ((False, "[]"), (True, "['uts58.base', 'uts58.base.compiled']")):
+        # (pure-Python mode loads the import switch of the compiled decision path, and nothing more)
+        run_env = {**env, "UTS58_PURE_PYTHON": "1"} if pure else env
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, env=run_env)
+        assert done.stdout.strip() == expected
     assert set(uts58.__all__) == set(uts58._EXPORTS)
     for name in uts58.__all__:
         assert getattr(uts58, name) is not None
