@@ -195,8 +195,9 @@ def fresh_lines(n: int, shape: str = "dev", seed: int = 23) -> list[str]:
 # characters as in prose.  "dev": the scripts of WORDS and LINKS' forms;
 # "held-out" (only reported): other scripts (words made of syllables), other
 # TLDs and forms (ports, queries, <addr>, a URL in parentheses), other line
-# lengths.  Both were built before the per-candidate path was changed, from the
-# same generator of host names as fresh_lines, with seeds of their own.
+# lengths.  Both were written after the IDN labels of D137 and before the
+# decision path was compiled, and nothing was tuned on them; the host names
+# come from fresh_lines' generator, with seeds of their own.
 
 _PROSE_FORMS = {
     "dev": (
