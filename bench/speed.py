@@ -585,11 +585,7 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
         target += "; " + verdict.check(
             _ratio(u, py_result), 10, "uts58 / linkify-it-py", _ratio(ub, py_result) if ub else None
         )
-        per_link = ""
-        if isinstance(u, Measure) and u.links:
-            per_link = f"; {u.seconds / u.links * 1e6:.1f} µs per link, everything included"
-            if isinstance(ub, Measure) and ub.links:
-                per_link = f"; {ub.seconds / ub.links * 1e6:.1f} → {u.seconds / u.links * 1e6:.1f} µs per link"
+        per_link = _per_link(u, ub)
         rows.append(f"| {head}: uts58 find_links | {_uts58_cell(u, ub, label)}{per_link} | {target} |")
         rows.append(_compiled_row(head, _cold(compiled, key), js["autolinker"]))
         rows += _peer_rows(head, u, ub, js, peer_names, peer_names["py"], py_result)
@@ -612,11 +608,7 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
         target = verdict.check(
             _ratio(u, js["autolinker"]), 2, "uts58 / Autolinker", _ratio(ub, js["autolinker"]) if ub else None
         )
-        per_link = ""
-        if isinstance(u, Measure) and u.links:
-            per_link = f"; {u.seconds / u.links * 1e6:.1f} µs per link, everything included"
-            if isinstance(ub, Measure) and ub.links:
-                per_link = f"; {ub.seconds / ub.links * 1e6:.1f} → {u.seconds / u.links * 1e6:.1f} µs per link"
+        per_link = _per_link(u, ub)
         rows.append(
             f"| {head}, one call per line: uts58 find_links | {_uts58_cell(u, ub, label)}{per_link} | {target} |"
         )
@@ -647,6 +639,15 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
             f"{_uts58_cell(u, ub, label)} | {target} |"
         )
     return rows, verdict.ok
+
+
+def _per_link(u: Result, ub: Result | None) -> str:
+    """The µs per link of a row (before → now, when there is a before)."""
+    if not isinstance(u, Measure) or not u.links:
+        return ""
+    if isinstance(ub, Measure) and ub.links:
+        return f"; {ub.seconds / ub.links * 1e6:.1f} → {u.seconds / u.links * 1e6:.1f} µs per link"
+    return f"; {u.seconds / u.links * 1e6:.1f} µs per link, everything included"
 
 
 def _compiled_row(head: str, u: Result, autolinker: Result) -> str:

@@ -144,17 +144,7 @@ def idna_bridge(
     on characters the URL parser knows).
     """
     new, old = _idna_status(src / "IdnaMappingTable.txt"), _idna_status(previous / "IdnaMappingTable.txt")
-    ucd: dict[int, tuple[str, str, str, str]] = {}  # cp: (gc, ccc, bidi, decomposition)
-    first = None
-    for raw in (src / "UnicodeData.txt").read_text(encoding="utf-8").splitlines():
-        f = raw.split(";")
-        cp = int(f[0], 16)
-        if f[1].endswith(", First>"):
-            first = cp
-        elif f[1].endswith(", Last>") and first is not None:
-            ucd.update(dict.fromkeys(range(first, cp + 1), (f[2], f[3], f[4], f[5])))
-        else:
-            ucd[cp] = (f[2], f[3], f[4], f[5])
+    ucd = _unicode_data(src / "UnicodeData.txt")  # cp: (gc, ccc, bidi, decomposition)
     involved = {int(h, 16) for v in ucd.values() for h in v[3].split() if not h.startswith("<")}
     involved |= {int(h, 16) for v in new.values() if v[0] == "mapped" for h in v[1].split()}
     label_chars = {cp for first, last, _ in domain_chars(src / "IdnaMappingTable.txt") for cp in range(first, last + 1)}
