@@ -21,9 +21,12 @@ DOCS_STAMP    := $(VENV)/.installed-docs
 # D126: make spark adds PySpark (the spark extra, ~450 MB, and a Java runtime
 # to run it) so that the Spark tests run; .ci/run asks for it, make test does not.
 SPARK_STAMP   := $(VENV)/.installed-spark
-# Reinstall when the project metadata or the C accelerator changes; the
-# install is editable, so Python source changes need no reinstall.
-INSTALL_INPUTS := pyproject.toml setup.py $(wildcard src/kernels/*.c src/kernels/*.h)
+# Reinstall when the project metadata, the C accelerator or a module that
+# mypyc compiles changes (uts58.base.compiled.COMPILED, issue 38: an edited one
+# would run interpreted until rebuilt); the install is editable, so other
+# Python source changes need no reinstall.
+COMPILED_SOURCES := $(shell $(PYTHON) -c "import runpy; print(*(f'src/{n.replace(\".\", \"/\")}.py' for n in runpy.run_path('src/uts58/base/compiled.py')['COMPILED']))")
+INSTALL_INPUTS := pyproject.toml setup.py $(wildcard src/kernels/*.c src/kernels/*.h) $(COMPILED_SOURCES)
 
 .PHONY: demo test docs spark lint bench fuzz tables check-tables clean
 

@@ -29,16 +29,13 @@ Everything else is public in the module named for its part of the standard
 from __future__ import annotations
 
 import importlib
-import os
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-if os.environ.get("UTS58_PURE_PYTHON", "") not in ("", "0"):
-    # (pure-Python mode runs the interpreted decision path too, where a build compiled it)
-    from .base.compiled import prefer_sources
+from .base.compiled import choose as _choose
 
-    prefer_sources()
+_choose()  # (the compiled decision path, or its sources: before any of it loads, issue 38)
 
 # The public names: name -> the module that defines it.  The one list:
 # __all__ is made from it, and a test checks the TYPE_CHECKING imports below

@@ -724,6 +724,7 @@ def test_the_quick_rejection_agrees_on_generated_text(text: str) -> None:
     assert [(x.start, x.end) for x in finder.find_links(text)] == [(x.start, x.end) for x in reference.find_links(text)]
 
 
+@pytest.mark.counts_calls
 def test_the_quick_rejection_skips_the_run_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """A run like "file.c", "1.2.3" or "e.g." is refused without looking back
     for its start; one that may hold a domain ("例子.中国。hello.c": D22) is not."""

@@ -86,6 +86,7 @@ def test_same_links_with_and_without_the_c_scan(text: str, which: int) -> None:
     assert _links(finder, text, pure=False) == _links(finder, text, pure=True)
 
 
+@pytest.mark.counts_calls
 @needs_c
 @pytest.mark.parametrize(
     ("unit", "finder"),
@@ -117,6 +118,7 @@ def test_one_python_decision_for_a_run_of_tokens(unit: str, finder: Finder, monk
     assert len(calls) == text.count("://") * (2 if finder == Finder() else 1)  # (one per token and call)
 
 
+@pytest.mark.counts_calls
 @needs_c
 @pytest.mark.parametrize("unit", ["a@a.zz ", "x@y.zz.", "a.zz ", "a_b.zz ", "a" * 70 + ".com ", "ab.zz@", "a@a.zz\n"])
 def test_refused_candidates_are_passed_over_in_c(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:

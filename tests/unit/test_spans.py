@@ -66,6 +66,7 @@ def test_spans_make_no_link(monkeypatch: pytest.MonkeyPatch) -> None:
         list(find_links("see example.com"))  # (the patch is where find_links makes its links)
 
 
+@pytest.mark.counts_calls
 def test_has_links_stops_at_the_first_link(monkeypatch: pytest.MonkeyPatch) -> None:
     validated = []
 

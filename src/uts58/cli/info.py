@@ -65,11 +65,12 @@ def version_report() -> str:
     ada's C API are in use (and why not), whether the decision path runs
     compiled (issue 38), and the versions of the data."""
     from .. import kernels as _kernels
-    from ..base.compiled import COMPILED, compiled
+    from ..base.compiled import COMPILED, compiled, interpreted_because
     from ..hosts import whatwg
 
     done = len(compiled())
-    path = "interpreted" if not done else f"compiled by mypyc ({done} of {len(COMPILED)} modules)"
+    why = interpreted_because()
+    path = f"interpreted: {why}" if why else f"compiled by mypyc ({done} of {len(COMPILED)} modules)"
     return (
         f"uts58 {__version__}\n"
         f"accelerator: {_kernels.status()}\n"
