@@ -244,18 +244,30 @@ def _probe(args: argparse.Namespace) -> int:
                 results[f"{name} cold"][0] = min(
                     results[f"{name} cold"][0], best_of(lambda t=texts: count(t), repeat=1)
                 )
-    print(json.dumps({"file": uts58.__file__, "accelerated": accelerated(), "results": results}))
+    try:  # (the decision path compiled, issue 38; trees from before it have no such module)
+        from uts58.base.compiled import compiled
+
+        done = len(compiled())
+    except ImportError:
+        done = 0
+    print(json.dumps({"file": uts58.__file__, "accelerated": accelerated(), "compiled": done, "results": results}))
     return 0
 
 
-def run_probe(src: Path, pure: bool, dense: Path, quick: bool) -> dict[str, Result]:
+def run_probe(
+    src: Path, pure: bool, dense: Path, quick: bool, interpreted: bool = False, compiled: bool | None = None
+) -> dict[str, Result]:
     """uts58 from ``src`` (a src/ directory) timed in a fresh interpreter;
     raises RuntimeError when the interpreter did not import that tree, or
-    not in the mode asked for (accelerator on, or pure Python)."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    env.pop("UTS58_PURE_PYTHON", None)
+    not in the mode asked for (accelerator on, or pure Python; with
+    ``compiled`` given, the decision path compiled or not, issue 38).
+    ``interpreted``: the decision path from source, the C kernels on."""
+    env = {k: v for k, v in os.environ.items() if k not in ("UTS58_PURE_PYTHON", "UTS58_INTERPRETED")}
+    env["PYTHONPATH"] = str(src)
     if pure:
         env["UTS58_PURE_PYTHON"] = "1"
+    if interpreted:
+        env["UTS58_INTERPRETED"] = "1"
     cmd = [sys.executable, str(Path(__file__).resolve()), "--probe", "--dense", str(dense)]
     cmd += ["--pure"] if pure else []
     cmd += ["--quick"] if quick else []
@@ -267,21 +279,23 @@ def run_probe(src: Path, pure: bool, dense: Path, quick: bool) -> dict[str, Resu
         raise RuntimeError(f"probe imported {out['file']}, not the tree in {src}")
     if out["accelerated"] == pure:
         raise RuntimeError(f"probe of {src}: C accelerator {'on' if pure else 'off'}, expected the opposite")
+    if compiled is not None and bool(out.get("compiled")) != compiled:
+        raise RuntimeError(f"probe of {src}: decision path {'interpreted' if compiled else 'compiled'}, not as asked")
     results: dict[str, Result] = {name: Measure(s, n, mb) for name, (s, n, mb) in out["results"].items()}
     return results
 
 
-def before_tree(rev: str, mypyc: bool = False) -> tuple[Path, str]:
+def before_tree(rev: str) -> tuple[Path, str]:
     """(src directory, short commit) of a worktree of ``rev`` in the bench
-    cache dir, with its C accelerator built in place (``mypyc``: and the
-    decision path compiled, as a ``UTS58_MYPYC=1`` build does, issue 38)."""
+    cache dir, built in place as its setup.py builds (the C accelerator;
+    from D138 on, the decision path compiled too)."""
 
     def git(*args: str, cwd: Path = REPO) -> str:
         return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
 
     commit = git("rev-parse", "--verify", f"{rev}^{{commit}}")
     short = git("rev-parse", "--short=7", commit)
-    tree = precision.cache_dir() / f"{'mypyc' if mypyc else 'before'}-{short}"
+    tree = precision.cache_dir() / f"before-{short}"
     if not (tree / ".git").exists():
         if tree.exists():
             shutil.rmtree(tree)
@@ -292,14 +306,11 @@ def before_tree(rev: str, mypyc: bool = False) -> tuple[Path, str]:
     package = tree / "src" / "uts58"
 
     def built() -> bool:  # (uts58/kernels/_c since issue 37, uts58/_speedups before)
-        if mypyc and not list(package.glob("detect/scanner*.so")):
-            return False
         return bool(list(package.glob("kernels/_c*.so")) or list(package.glob("_speedups*.so")))
 
     if not built():
-        env = {**os.environ, "UTS58_MYPYC": "1"} if mypyc else None
         done = subprocess.run(
-            [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, capture_output=True, text=True, env=env
+            [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, capture_output=True, text=True
         )
         if done.returncode != 0 or not built():
             raise RuntimeError(f"could not build the C accelerator in {tree}: {done.stderr.strip()[-500:]}")
@@ -464,7 +475,7 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
         dense_file = Path(tmp) / "dense.txt"
         dense_file.write_bytes(dense.encode("utf-8"))
         print("speed: uts58 (this tree)…", file=sys.stderr, flush=True)
-        now = run_probe(REPO / "src", False, dense_file, quick)
+        now = run_probe(REPO / "src", False, dense_file, quick, compiled=True)
         now_pure = run_probe(REPO / "src", True, dense_file, quick)
         then: dict[str, Result] = {}
         then_pure: dict[str, Result] = {}
@@ -482,13 +493,12 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
                 then = {k: reason for k in ("prose", "ascii", "dense", "lines", "docs")}
                 then_pure = {k: reason for k in ("pure prose", "pure lines")}
 
-        compiled: dict[str, Result] = {}
-        print("speed: uts58 with the decision path compiled (mypyc)…", file=sys.stderr, flush=True)
+        interpreted: dict[str, Result] = {}
+        print("speed: uts58 with the decision path interpreted…", file=sys.stderr, flush=True)
         try:
-            compiled = run_probe(before_tree("HEAD", mypyc=True)[0], False, dense_file, quick)
-        except (RuntimeError, subprocess.CalledProcessError) as exc:
-            reason = str(exc) if isinstance(exc, RuntimeError) else f"git: {exc.stderr.strip()[-300:]}"
-            compiled = {k: reason for k in ("fresh", "fresh held-out", "fresh prose", "fresh prose held-out")}
+            interpreted = run_probe(REPO / "src", False, dense_file, quick, interpreted=True, compiled=False)
+        except RuntimeError as exc:
+            interpreted = {k: str(exc) for k in ("fresh", "fresh held-out", "fresh prose", "fresh prose held-out")}
 
     def b(results: dict[str, Result], key: str) -> Result | None:
         return results.get(key, NO_CORPUS) if before is not None else None
@@ -587,7 +597,7 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
         )
         per_link = _per_link(u, ub)
         rows.append(f"| {head}: uts58 find_links | {_uts58_cell(u, ub, label)}{per_link} | {target} |")
-        rows.append(_compiled_row(head, _cold(compiled, key), js["autolinker"]))
+        rows.append(_interpreted_row(head, _cold(interpreted, key), js["autolinker"]))
         rows += _peer_rows(head, u, ub, js, peer_names, peer_names["py"], py_result)
 
     # Prose whose every link has a new host (issue 38), per line and per document.
@@ -612,7 +622,7 @@ def bench_speed(before: str | None = None, quick: bool = False) -> tuple[list[st
         rows.append(
             f"| {head}, one call per line: uts58 find_links | {_uts58_cell(u, ub, label)}{per_link} | {target} |"
         )
-        rows.append(_compiled_row(f"{head}, one call per line", _cold(compiled, key), js["autolinker"]))
+        rows.append(_interpreted_row(f"{head}, one call per line", _cold(interpreted, key), js["autolinker"]))
         py_label = f"{peer_names['py']}, every 8th line ({len(py_texts):,} lines, {utf8_mb(py_texts):.1f} MB)"
         rows += _peer_rows(f"{head}, one call per line", u, ub, js, peer_names, py_label, py_result)
         whole_key = f"{key} whole"
@@ -650,12 +660,13 @@ def _per_link(u: Result, ub: Result | None) -> str:
     return f"; {u.seconds / u.links * 1e6:.1f} µs per link, everything included"
 
 
-def _compiled_row(head: str, u: Result, autolinker: Result) -> str:
-    """The row of this tree with its decision path compiled by mypyc (issue 38: not yet the default build)."""
+def _interpreted_row(head: str, u: Result, autolinker: Result) -> str:
+    """The row of this tree with its decision path run from source, the C
+    kernels on (UTS58_INTERPRETED=1): what compiling it gains (issue 38, D138)."""
     per_link = f"; {u.seconds / u.links * 1e6:.1f} µs per link" if isinstance(u, Measure) and u.links else ""
     ratio = _ratio(u, autolinker)
     return (
-        f"| {head}: uts58 find_links, decision path compiled (a UTS58_MYPYC=1 build of HEAD), caches cleared | "
+        f"| {head}: uts58 find_links, decision path interpreted (UTS58_INTERPRETED=1), caches cleared | "
         f"{_fmt(u)}{per_link} | uts58 / Autolinker {'—' if ratio is None else f'{ratio:.2f}'} |"
     )
 
