@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
-import hermetic  # (tests/ is not a package: put on sys.path above)
+import compiled_doctests  # (tests/ is not a package: put on sys.path above)
+import hermetic
 
 _seen: list[tuple[str, str]] = []
 _state: dict[str, Any] = {}
@@ -82,3 +83,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             report.longrepr = _message(bad)
         else:
             report.sections.append(("hermetic", _message(bad)))
+
+
+# D138: where the decision path runs compiled, the doctests of its sources
+# run against the compiled modules (tests/compiled_doctests.py).
+@pytest.hookimpl(wrapper=True)
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Iterator[None]:
+    found = yield
+    if "compiled" not in _state:
+        from uts58.base import compiled
+
+        root = Path(compiled.__file__).resolve().parent.parent.parent
+        _state["compiled"] = {root.joinpath(*name.split(".")).with_suffix(".py") for name in compiled.compiled()}
+    if file_path.resolve() not in _state["compiled"]:
+        return found
+    # (a file named on the command line is also collected as a test module:
+    # it holds no tests, and importing it by path is the same mismatch)
+    from _pytest.doctest import DoctestModule
+
+    doctests = (
+        [compiled_doctests.CompiledDoctests.from_parent(parent, path=file_path)]
+        if any(isinstance(node, DoctestModule) for node in found)
+        else []
+    )
+    return doctests + [node for node in found if not isinstance(node, pytest.Module)]

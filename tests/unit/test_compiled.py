@@ -194,3 +194,45 @@ def test_the_call_counting_tests_pass_interpreted() -> None:
     summary = done.stdout.strip().splitlines()[-1]
     passed = re.search(r"(\d+) passed", summary)
     assert passed and int(passed.group(1)) >= 14 and "skipped" not in summary, summary
+
+
+_FOUND = r"""
+import doctest, importlib, json, sys
+from uts58.base.compiled import COMPILED
+found = {}
+for name in COMPILED:
+    module = importlib.import_module(name)
+    assert module.__file__.endswith(".py"), module.__file__
+    found[name] = sorted((t.name, len(t.examples)) for t in doctest.DocTestFinder().find(module, name) if t.examples)
+print(json.dumps(found))
+"""
+
+
+def test_the_compiled_modules_doctests_are_the_ones_doctest_finds_in_their_sources() -> None:
+    """Where the decision path runs compiled the suite reads its doctests from
+    the sources (tests/compiled_doctests.py): the same examples, under the
+    same names, that doctest finds in the interpreted modules."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import doctest
+
+    from compiled_doctests import docstrings
+
+    parser = doctest.DocTestParser()
+    read = {}
+    for name in COMPILED:
+        source = ROOT / "src" / Path(*name.split(".")).with_suffix(".py")
+        tests = [
+            (f"{name}.{below}" if below else name, parser.get_examples(text))
+            for below, text, _ in docstrings(source.read_text(encoding="utf-8"))
+        ]
+        read[name] = sorted((test, len(examples)) for test, examples in tests if examples)
+    done = subprocess.run(
+        [sys.executable, "-c", _FOUND],
+        env=_child_env(UTS58_INTERPRETED="1"),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = {name: [tuple(pair) for pair in pairs] for name, pairs in json.loads(done.stdout).items()}
+    assert read == found
+    assert sum(map(len, read.values())) >= 10
