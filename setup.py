@@ -26,7 +26,7 @@ import tempfile
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SOURCES = ["module.c", "termination.c", "escaping.c", "ada.c", "html.c", "scan.c", "slots.c", "hosts.c"]
+SOURCES = ["module.c", "termination.c", "escaping.c", "ada.c", "html.c", "scan.c", "slots.c", "hosts.c", "runs.c"]
 RECORD = runpy.run_path("src/uts58/base/compiled.py")  # (it imports nothing of uts58)
 
 ext_modules = [

@@ -223,6 +223,7 @@ extern PyTypeObject u58_AdaType;
 extern PyTypeObject u58_ScanType;
 extern PyTypeObject u58_SlotMakerType;
 extern PyTypeObject u58_HostsType;
+extern PyTypeObject u58_RunStartType;
 PyObject *u58_scan_classes(void);  /* scan.c: the names of Scan()'s classes */
 
 /* ada.c, for hosts.c */

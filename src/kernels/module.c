@@ -12,6 +12,8 @@
  *                  tokens not linked (D53, D20), clauses (D22)
  *   slots.c        a slotted object made and filled in one call (SlotMaker: Link)
  *   hosts.c        host validation in one call (Hosts: DomainRules._validate, D106)
+ *   runs.c         the backward scan over a class of characters (RunStart: where
+ *                  a host's run and an email local-part start, D22, §5.2)
  *   module.c       this file: the Engine type, built from tables, and the module
  *
  * Decisions are not made here: which schemes, whether a URL had a path, how
@@ -237,7 +239,8 @@ PyMODINIT_FUNC
 PyInit__c(void)
 {
     if (PyType_Ready(&u58_EngineType) < 0 || PyType_Ready(&u58_AdaType) < 0 || PyType_Ready(&u58_ScanType) < 0 ||
-        PyType_Ready(&u58_SlotMakerType) < 0 || PyType_Ready(&u58_HostsType) < 0)
+        PyType_Ready(&u58_SlotMakerType) < 0 || PyType_Ready(&u58_HostsType) < 0 ||
+        PyType_Ready(&u58_RunStartType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&speedups_module);
     if (m == NULL)
@@ -246,7 +249,8 @@ PyInit__c(void)
         PyModule_AddObjectRef(m, "Ada", (PyObject *)&u58_AdaType) < 0 ||
         PyModule_AddObjectRef(m, "Scan", (PyObject *)&u58_ScanType) < 0 ||
         PyModule_AddObjectRef(m, "SlotMaker", (PyObject *)&u58_SlotMakerType) < 0 ||
-        PyModule_AddObjectRef(m, "Hosts", (PyObject *)&u58_HostsType) < 0) {
+        PyModule_AddObjectRef(m, "Hosts", (PyObject *)&u58_HostsType) < 0 ||
+        PyModule_AddObjectRef(m, "RunStart", (PyObject *)&u58_RunStartType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -731,8 +732,13 @@ def test_the_quick_rejection_skips_the_run_work(monkeypatch: pytest.MonkeyPatch)
     import uts58.detect.scanner as scanner
 
     starts: list[int] = []
-    real = scanner.run_start
-    monkeypatch.setattr(scanner, "run_start", lambda *args: starts.append(args[3]) or real(*args))
+    real = scanner.run_starts
+
+    def counted(props: Any) -> Any:
+        scans = real(props)
+        return scans._replace(host=lambda text, lo, hi: starts.append(hi) or scans.host(text, lo, hi))
+
+    monkeypatch.setattr(scanner, "run_starts", counted)
     assert list(find_links("see file.c, 1.2.3, e.g. x.h and notes.txt")) == []
     assert starts == []
     assert list(find_links("pam_unix.so")) == []  # ("so" is a TLD: the run is looked at, D51 refuses it)

@@ -135,12 +135,12 @@ def test_format_email_type_error() -> None:
 @example(["é", "a" * 15])
 @example([" ", "a" * 16])
 def test_ascii_local_parts_end_where_the_regex_ends_them(pieces: list[str]) -> None:
-    # The shortcut of §5.2's backward scan (issue 14) against the regex's scan.
-    from uts58.hosts.domains import run_start
+    # The shortcut of §5.2's backward scan (issue 14) against the kernels' scan.
+    from uts58.hosts.domains import run_starts
     from uts58.spec.email import _link_email_run_start
     from uts58.unicode.properties import link_properties
 
     props = link_properties()
     text = "".join(pieces) + "@example.com"
     at = text.index("@")
-    assert _link_email_run_start(text, at, props) == run_start(props.email_run_end, text, 0, at)
+    assert _link_email_run_start(text, at, props) == run_starts(props).email(text, 0, at)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from uts58 import kernels
 from uts58.hosts.domains import (
     DomainRules,
     default_tlds,
@@ -17,8 +18,8 @@ from uts58.hosts.domains import (
     host_patterns,
     ip_host,
     normalize_tlds,
-    run_start,
 )
+from uts58.kernels import _python as _kernels_py
 from uts58.unicode.properties import link_properties
 
 RULES = DomainRules(default_tlds(), host_patterns(link_properties()).label)
@@ -84,13 +85,27 @@ def test_label_characters() -> None:
         assert pattern.match(ch).end() == 1, ch  # type: ignore[union-attr]
 
 
-def test_run_start_is_bounded_and_exact() -> None:
-    pattern = re.compile("(?s:.*)[^a]")
+def test_run_start_is_bounded_and_exact(kernel_mode: str) -> None:
+    start = kernels.run_start([(ord("a"), ord("a"))])
     text = "x" + "a" * 10_000 + "b"
-    assert run_start(pattern, text, 0, len(text) - 1) == 1
-    assert run_start(pattern, text, 500, len(text) - 1) == 500
-    assert run_start(pattern, "aaa", 0, 3) == 0
-    assert run_start(pattern, "xa", 0, 2) == 1
+    assert start(text, 0, len(text) - 1) == 1
+    assert start(text, 500, len(text) - 1) == 500
+    assert start("aaa", 0, 3) == 0
+    assert start("xa", 0, 2) == 1
+    assert start("xa", 1, 1) == 1
+    assert start("", 0, 0) == 0
+
+
+def test_the_python_run_start_is_linear() -> None:
+    # Windows of doubling size: a run of length L costs O(log L) matches of O(window) each.
+    scan = _kernels_py.RunStart((ord("a"),), (ord("a"),))
+    real = scan._match
+    calls: list[int] = []
+    scan._match = lambda text, lo, hi: calls.append(hi - lo) or real(text, lo, hi)  # type: ignore[method-assign]
+    for n in (1_000, 100_000):
+        calls.clear()
+        assert scan.start("x" + "a" * n, 0, n + 1) == 1
+        assert len(calls) <= n.bit_length() and sum(calls) <= 4 * n, (n, calls)
 
 
 def test_domain_to_ascii_takes_a_host_only() -> None:

@@ -588,3 +588,81 @@ def test_slot_maker_guards() -> None:
         speedups.SlotMaker(int, ("real",))
     with pytest.raises(TypeError):
         speedups.SlotMaker("Link", ("a",))
+
+
+# --------------------------------------------------------------------------
+# Issue 38: the backward scan over a class of characters (runs.c, RunStart)
+# against the reference's regex over the same ranges, for the two classes
+# the scanner asks for: a host's run (label characters and separators, D22)
+# and an email local-part's (Link_Email, §5.2).
+
+
+def _run_classes(version: str) -> dict[str, list[tuple[int, int]]]:
+    from uts58.hosts.domains import host_patterns
+
+    props = link_properties(version)
+    return {"host": list(host_patterns(props).run_ranges), "email": props.email_ranges()}
+
+
+def _both_run_starts(ranges: list[tuple[int, int]]) -> tuple[Any, Any]:
+    was_python = not _kernels.accelerated()
+    try:
+        _kernels.use_python(False)
+        c = _kernels.run_start(ranges)
+        _kernels.use_python(True)
+        py = _kernels.run_start(ranges)
+    finally:
+        _kernels.use_python(was_python)
+    return c, py
+
+
+_RUN_STARTS = {
+    (version, name): _both_run_starts(ranges) if speedups is not None else None
+    for version in available_versions()
+    for name, ranges in _run_classes(version).items()
+}
+# Characters of every kind a run meets: ASCII letters, digits and symbols,
+# separators (".", "。", "．", "｡"), letters of other scripts, marks, joiners,
+# supplementary characters in and out of the classes, spaces and controls.
+_RUN_CHARS = st.sampled_from(
+    list("aZ09-_.+!#$%&'*/=?^`{|}~@:/ \t\n()<>[]\"\\")
+    + list("éßøÆ谢例子中国。．｡ー가힣ąкириллицаعربيहिन्दीไทย\u0301\u200c\u200d\u00ad\ufeff\u2028")
+    + ["\U0001d400", "\U00020000", "\U0001f600", "\U000e0001", "\U0010fffd", "\ud800"]
+)
+
+
+@needs_c
+@given(st.lists(_RUN_CHARS, max_size=80), st.integers(0, 80), st.integers(0, 80))
+def test_run_start_agrees(chars: list[str], a: int, b: int) -> None:
+    text = "".join(chars)
+    lo, hi = sorted((min(a, len(text)), min(b, len(text))))
+    for (version, name), (c, py) in _RUN_STARTS.items():
+        assert c(text, lo, hi) == py(text, lo, hi), (version, name, text, lo, hi)
+
+
+@needs_c
+def test_run_start_agrees_on_every_class_boundary() -> None:
+    # Each range's first and last code point and their neighbours, alone and
+    # after a run of "a" (inside both classes), in both directions.
+    for (version, name), (c, py) in _RUN_STARTS.items():
+        for first, last in _run_classes(version)[name]:
+            for cp in {first - 1, first, last, last + 1} - {-1, 0x110000}:
+                for text in (chr(cp), "a" * 20 + chr(cp), chr(cp) + "a" * 40, "x" + chr(cp) * 3):
+                    assert c(text, 0, len(text)) == py(text, 0, len(text)), (version, name, hex(cp))
+
+
+@needs_c
+def test_run_start_checks_its_arguments() -> None:
+    run = speedups.RunStart((0x61,), (0x7A,))
+    assert run.start("12 abc", 0, 6) == 3
+    with pytest.raises(ValueError, match="lo <= hi"):
+        run.start("abc", 2, 1)
+    with pytest.raises(ValueError, match="len"):
+        run.start("abc", 0, 4)
+    with pytest.raises(TypeError, match="str"):
+        run.start(b"abc", 0, 3)
+    for firsts, lasts in [((0x62, 0x61), (0x62, 0x61)), ((0x61,), (0x60,)), ((0x61,), (0x110000,)), ((0x61,), ())]:
+        with pytest.raises(ValueError, match="RunStart"):
+            speedups.RunStart(firsts, lasts)
+    with pytest.raises(TypeError):
+        speedups.RunStart([0x61], [0x7A])

@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
-from ..hosts.domains import HOST_CACHE_NAME_LIMIT, PATH_START, host_span, run_start
+from ..hosts.domains import HOST_CACHE_NAME_LIMIT, PATH_START, host_span, run_starts
 from ..hosts.whatwg import ip_host, is_valid
 from ..kernels import Scan, candidate_scan, engine
 from ..spec.email import find_email_start_with
@@ -390,7 +390,7 @@ class _Scanner(Generic[_T]):
             if _rejected_run(text, at, e, max(pos, self.floor), self.quick_tlds):
                 self.run_end = e
                 return None, e
-            r = run_start(self.plan.patterns.run_start, text, max(pos, self.floor), at)
+            r = run_starts(self.props).host(text, max(pos, self.floor), at)
             if self.escapes:
                 r = max(r, _csi_before(text, at))  # D100: "\x1b[1mwww.example.com" starts at "www"
             pieces = self._clauses(r, e)

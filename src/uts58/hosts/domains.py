@@ -21,12 +21,13 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..base.caches import bounded
 from ..base.regex import char_class
 from ..errors import TLDListError
 from ..kernels import c_module
+from ..kernels import run_start as kernel_run_start
 from ..unicode.parts import IDEOGRAPHIC_FULL_STOPS, LABEL_SEPARATORS
 from ..unicode.properties import DEFAULT_UNICODE_VERSION, LinkProperties
 from ._idna_bridge import may_apply as bridge_may_apply
@@ -45,7 +46,7 @@ __all__ = [
     "domain_to_unicode",
     "host_patterns",
     "host_span",
-    "run_start",
+    "run_starts",
 ]
 
 # The "technical" preset of Finder (D97): TLDs that
@@ -502,7 +503,7 @@ class HostPatterns:
 
     label: re.Pattern[str]  # one or more label characters
     run_end: re.Pattern[str]  # .match(text, i).end(): end of the host characters from i
-    run_start: re.Pattern[str]  # see run_start()
+    run_ranges: tuple[tuple[int, int], ...]  # host characters and separators (run_starts())
     candidate: re.Pattern[str]  # where a link may be: "://", "@", a separator before a label (D23)
     # The lookaheads of the candidate pattern after "://", "@" and a separator.
     after_scheme: str
@@ -566,7 +567,7 @@ def host_patterns(props: LinkProperties) -> HostPatterns:
     patterns = HostPatterns(
         label=re.compile(char_class(domain) + "+"),
         run_end=re.compile(_run_pattern(with_seps)),
-        run_start=re.compile("(?s:.*)" + char_class(with_seps, negate=True)),
+        run_ranges=tuple(with_seps),
         candidate=re.compile(""),  # (below)
         # scheme: a dotted host, an IPv6 literal, localhost, or userinfo
         after_scheme=f"{dotted}|\\[|(?i:localhost)|[^\\s/?#@]*@",
@@ -580,20 +581,19 @@ def host_patterns(props: LinkProperties) -> HostPatterns:
     return patterns
 
 
-def run_start(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> int:
-    """Start of the run of characters that ends at ``hi`` (not before ``lo``).
+class RunStarts(NamedTuple):
+    """``start(text, lo, hi)``: where the run that ends at ``hi`` starts (kernels.run_start):
+    ``host`` over host characters and separators (D22), ``email`` over Link_Email (§5.2)."""
 
-    ``pattern`` is ``(?s:.*)[^X]`` for the run's character class X.  Windows
-    of doubling size keep a backward scan over a run of length L at O(L)
-    (a regex cannot search backward, and one search from ``lo`` would cost
-    O(hi - lo) for every call).
-    """
-    size = 16  # (most runs before a separator are a word: "www", "example")
-    while True:
-        start = max(lo, hi - size)
-        m = pattern.match(text, start, hi)
-        if m is not None:
-            return m.end()
-        if start == lo:
-            return lo
-        size *= 2
+    host: Callable[[str, int, int], int]
+    email: Callable[[str, int, int], int]
+
+
+def run_starts(props: LinkProperties) -> RunStarts:
+    """The backward scans over ``props``' runs, by the kernels in use."""
+    return _run_starts(props, c_module())
+
+
+@lru_cache(maxsize=8)  # (one pair per kernel mode: kernels.run_start builds by the mode in use)
+def _run_starts(props: LinkProperties, module: Any) -> RunStarts:
+    return RunStarts(kernel_run_start(host_patterns(props).run_ranges), kernel_run_start(props.email_ranges()))

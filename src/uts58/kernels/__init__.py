@@ -227,6 +227,30 @@ def _class_table(classes: dict[str, str], names: tuple[str, ...]) -> tuple[int, 
     return tuple(table)
 
 
+def run_start(ranges: Sequence[tuple[int, int]]) -> Callable[[str, int, int], int]:
+    """``start(text, lo, hi)``: where the run of characters in ``ranges``
+    (inclusive code point ranges) that ends at ``hi`` starts, not before
+    ``lo``: the offset after the last character of ``text[lo:hi]`` outside
+    them, or ``lo``.  Made anew on each call, by the kernels in use: a
+    caller keeps it per mode (:func:`c_module` says which).
+
+    >>> run_start([(0x61, 0x7A)])("12 abc", 0, 6)
+    3
+    """
+    merged: list[list[int]] = []
+    for first, last in sorted(ranges):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    firsts = tuple(first for first, _ in merged)
+    lasts = tuple(last for _, last in merged)
+    module = _active[0]
+    scan = _python.RunStart(firsts, lasts) if module is None else module.RunStart(firsts, lasts)
+    start: Callable[[str, int, int], int] = scan.start
+    return start
+
+
 def slot_maker(cls: type, names: tuple[str, ...]) -> Callable[..., Any] | None:
     """``maker(*values)``: a new ``cls`` (made by ``object.__new__``) with its
     slots ``names`` set to ``values``, in one call of the C accelerator; or

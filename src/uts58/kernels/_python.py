@@ -13,6 +13,7 @@ import html
 import re
 from collections.abc import Sequence
 
+from ..base.regex import char_class
 from ..unicode.parts import (
     CLEAR,
     DIRECTIVE,
@@ -29,7 +30,7 @@ from ..unicode.parts import (
 )
 from ..unicode.properties import LinkProperties, LinkTerm
 
-__all__ = ["Engine", "escape_html", "percent_escape"]
+__all__ = ["Engine", "RunStart", "escape_html", "percent_escape"]
 
 escape_html = html.escape
 
@@ -50,6 +51,32 @@ def percent_escape(ch: str) -> str:
     if "\ud800" <= ch <= "\udfff":
         ch = "\ufffd"
     return "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
+
+
+class RunStart:
+    """The backward scan over one class of characters: ``start(text, lo,
+    hi)`` is the offset after the last character of ``text[lo:hi]`` outside
+    the class (sorted, disjoint inclusive ranges ``firsts``/``lasts``), or
+    ``lo``.  A regex cannot search backward, and one match from ``lo`` would
+    cost O(hi - lo) for every call: windows of doubling size before ``hi``
+    keep a run of length L at O(L)."""
+
+    __slots__ = ("_match",)
+
+    def __init__(self, firsts: Sequence[int], lasts: Sequence[int]) -> None:
+        # (?s:.*)[^X] matches a window up to its last character not in X
+        self._match = re.compile("(?s:.*)" + char_class(list(zip(firsts, lasts, strict=True)), negate=True)).match
+
+    def start(self, text: str, lo: int, hi: int) -> int:
+        size = 16  # (most runs before a separator are a word: "www", "example")
+        while True:
+            first = max(lo, hi - size)
+            m = self._match(text, first, hi)
+            if m is not None:
+                return m.end()
+            if first == lo:
+                return lo
+            size *= 2
 
 
 class Engine:

@@ -6,7 +6,7 @@ import re
 
 from ..base.checks import check_offset, check_str
 from ..errors import AddressError, OffsetError
-from ..hosts.domains import domain_to_ascii, domain_to_unicode, run_start
+from ..hosts.domains import domain_to_ascii, domain_to_unicode, run_starts
 from ..unicode.properties import DEFAULT_UNICODE_VERSION, LinkProperties, link_properties
 
 __all__ = ["find_email_start", "format_email"]
@@ -57,11 +57,11 @@ def _link_email_run_start(text: str, at: int, props: LinkProperties) -> int:
     when it reaches the text's start, D13).  Most local-parts are short and
     ASCII: the 16 characters before the "@" stripped of Link_Email characters,
     when ASCII and not all stripped, end where the run starts; else the
-    regex's backward scan (issue 14)."""
+    kernels' backward scan (issue 14, issue 38)."""
     lo = max(0, at - 16)
     window = text[lo:at]
     kept = len(window.rstrip(props.ascii_email)) if window.isascii() else 0
-    return lo + kept if kept else run_start(props.email_run_end, text, 0, at)
+    return lo + kept if kept else run_starts(props).email(text, 0, at)
 
 
 # RFC 5322 §3.2.4 / RFC 6532 §3.2: what a quoted-string may hold.  qtext and

@@ -90,7 +90,6 @@ class LinkProperties:
         "_term_starts",
         "ascii_email",
         "email_chars",
-        "email_run_end",
         "version",
     )
 
@@ -122,9 +121,7 @@ class LinkProperties:
         self._email_ends = mod.LINK_EMAIL[1::2]
         self._domain = list(zip(mod.DOMAIN_CHARS[0::2], mod.DOMAIN_CHARS[1::2], strict=True))
 
-        # Matches a window up to the last character that is not Link_Email.
-        email = list(zip(self._email_starts, self._email_ends, strict=True))
-        self.email_run_end = re.compile("(?s:.*)" + char_class(email, negate=True))
+        email = self.email_ranges()
         # .fullmatch(s): every character of s is Link_Email.
         self.email_chars = re.compile(char_class(email) + "*")
         # The ASCII characters that are Link_Email (str.rstrip's argument:
@@ -162,6 +159,10 @@ class LinkProperties:
     def bracket_pairs(self) -> list[tuple[str, str]]:
         """(Close, Open) pairs of Link_Bracket, sorted by Close."""
         return sorted(self._bracket.items())
+
+    def email_ranges(self) -> list[tuple[int, int]]:
+        """Inclusive ranges of the Link_Email characters (§5.1)."""
+        return list(zip(self._email_starts, self._email_ends, strict=True))
 
     def domain_ranges(self) -> list[tuple[int, int]]:
         """Inclusive ranges of the characters that can stand in a domain label
