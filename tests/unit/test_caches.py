@@ -22,7 +22,7 @@ TEXT = "see bücher.de/straße, x@example.com, README.md, onet.pl, https://例�
 
 
 # The caches of configured objects (a finder per set of options, the
-# engine and patterns of one, the rule set of a TLD set): not answers
+# engine, patterns and backward scans of one, the rule set of a TLD set): not answers
 # about text, and not cleared (D104).  Every other lru_cache goes through
 # caches.bounded().
 CONFIGURATION_CACHES = {
@@ -32,6 +32,7 @@ CONFIGURATION_CACHES = {
     "_candidate_pattern",
     "domain_rules",
     "_redetector",
+    "_run_starts",
 }
 
 

@@ -594,6 +594,7 @@ def run_starts(props: LinkProperties) -> RunStarts:
     return _run_starts(props, c_module())
 
 
-@lru_cache(maxsize=8)  # (one pair per kernel mode: kernels.run_start builds by the mode in use)
+@lru_cache(maxsize=8)
 def _run_starts(props: LinkProperties, module: Any) -> RunStarts:
+    # (one pair per kernel mode: kernels.run_start builds by the mode in use)
     return RunStarts(kernel_run_start(host_patterns(props).run_ranges), kernel_run_start(props.email_ranges()))
