@@ -11,6 +11,7 @@ import ast
 import functools
 import importlib
 import inspect
+import os
 import pkgutil
 import sys
 import types
@@ -19,6 +20,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # (the editable install has it too; a plain checkout needs it)
+# The pages document the source: a module that mypyc compiled keeps neither
+# its docstrings nor its source (D138), so the decision path is read from
+# its .py files here, as UTS58_INTERPRETED=1 runs it.
+os.environ["UTS58_INTERPRETED"] = "1"
 
 from docutils import nodes  # noqa: E402
 from docutils.statemachine import StringList  # noqa: E402

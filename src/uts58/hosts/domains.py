@@ -40,6 +40,7 @@ __all__ = [
     "FILE_EXTENSION_TLDS",
     "DomainRules",
     "HostPatterns",
+    "RunStarts",
     "default_tlds",
     "domain_rules",
     "domain_to_ascii",
@@ -590,11 +591,10 @@ class RunStarts(NamedTuple):
 
 
 def run_starts(props: LinkProperties) -> RunStarts:
-    """The backward scans over ``props``' runs, by the kernels in use."""
+    """The backward scans over ``props``' runs, by the kernels in use (one pair per mode)."""
     return _run_starts(props, c_module())
 
 
 @lru_cache(maxsize=8)
 def _run_starts(props: LinkProperties, module: Any) -> RunStarts:
-    # (one pair per kernel mode: kernels.run_start builds by the mode in use)
     return RunStarts(kernel_run_start(host_patterns(props).run_ranges), kernel_run_start(props.email_ranges()))
