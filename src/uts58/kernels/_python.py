@@ -2,7 +2,8 @@
 
 A kernel is an inner loop of the spec over one Unicode version's tables,
 with no decision of its own: §3.5.1 (where a URL ends), §4.1 (minimal
-escaping), the percent-decoding before §4.1, and HTML escaping.  Callers
+escaping), the percent-decoding before §4.1, HTML escaping, and the
+backward scan over a class of characters (RunStart).  Callers
 never import this module: :mod:`uts58.kernels` chooses between it and
 ``uts58.kernels._c`` (the same methods, compiled).
 """
