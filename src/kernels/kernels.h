@@ -162,21 +162,30 @@ out_str(Out *o)
 
 /* ------------------------------------------------------------ properties */
 
+/* How many of the sorted range starts `firsts[0..n)` are <= c: the range
+ * that may hold c is the one before that count (if any). */
+static inline Py_ssize_t
+ranges_up_to(const uint32_t *firsts, Py_ssize_t n, Py_UCS4 c)
+{
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (firsts[mid] <= c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static inline int
 link_term(const Engine *e, Py_UCS4 cp)
 {
     if (cp <= 0xFFFF)
         return e->bmp[cp];
-    Py_ssize_t lo = 0, hi = e->nsupp;   /* last range with first <= cp */
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (e->supp_first[mid] <= cp)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo > 0 && cp <= e->supp_last[lo - 1])
-        return e->supp_code[lo - 1];
+    Py_ssize_t k = ranges_up_to(e->supp_first, e->nsupp, cp);
+    if (k > 0 && cp <= e->supp_last[k - 1])
+        return e->supp_code[k - 1];
     return HARD;
 }
 

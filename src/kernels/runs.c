@@ -23,15 +23,8 @@ RunStart_has(const RunStart *self, Py_UCS4 c)
 {
     if (c < 0x10000)
         return (self->bmp[c >> 3] >> (c & 7)) & 1;
-    Py_ssize_t lo = 0, hi = self->nsupp;
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (self->supp_last[mid] < c)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < self->nsupp && self->supp_first[lo] <= c;
+    Py_ssize_t k = ranges_up_to(self->supp_first, self->nsupp, c);
+    return k > 0 && c <= self->supp_last[k - 1];
 }
 
 static PyObject *

@@ -424,15 +424,8 @@ Scan_skip(Scan *self, PyObject *const *args, Py_ssize_t nargs)
 static inline int
 is_cjk(const Scan *self, Py_UCS4 c)
 {
-    Py_ssize_t lo = 0, hi = self->ncjk;  /* last range with first <= c */
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (self->cjk_first[mid] <= c)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > 0 && c <= self->cjk_last[lo - 1];
+    Py_ssize_t k = ranges_up_to(self->cjk_first, self->ncjk, c);
+    return k > 0 && c <= self->cjk_last[k - 1];
 }
 
 static int
